@@ -1,0 +1,24 @@
+# Compiler flags shared by every opkit target: warnings, host vector
+# instructions, sanitizers.
+
+add_compile_options(-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare)
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  add_compile_options(-Wthread-safety)
+endif()
+
+if(OPKIT_NATIVE)
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag(-march=native OPKIT_HAS_MARCH_NATIVE)
+  if(OPKIT_HAS_MARCH_NATIVE)
+    add_compile_options(-march=native)
+  endif()
+endif()
+
+if(OPKIT_SANITIZE)
+  foreach(san IN LISTS OPKIT_SANITIZE)
+    add_compile_options(-fsanitize=${san})
+    add_link_options(-fsanitize=${san})
+  endforeach()
+  add_compile_options(-fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fno-sanitize-recover=all)
+endif()

@@ -1,0 +1,25 @@
+#include "opkit/core/statusor.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "opkit/core/errors.h"
+
+namespace opkit {
+namespace internal {
+
+void StatusOrValueOfError(const Status& status) {
+  std::fprintf(stderr,
+               "opkit: value() called on a StatusOr holding an error: %s\n",
+               status.ToString().c_str());
+  std::abort();
+}
+
+Status StatusOrFromOkStatus() {
+  return errors::Internal(
+      "StatusOr was constructed from an OK status; it needs a value or an "
+      "error");
+}
+
+}  // namespace internal
+}  // namespace opkit
