@@ -1,1 +1,88 @@
-// Placeholder: being written.
+#include "opkit/core/env.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "opkit/testing/status_matchers.h"
+
+namespace opkit {
+namespace {
+
+using ::opkit::testing::IsOk;
+using ::opkit::testing::StatusIs;
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/opkit_env_test_" +
+         std::to_string(getpid()) + "_" + name;
+}
+
+TEST(EnvTest, WriteThenReadFile) {
+  const std::string path = TempPath("rw");
+  std::string data("a\0b\nc", 5);
+  ASSERT_THAT(WriteStringToFile(path, data), IsOk());
+  EXPECT_TRUE(FileExists(path));
+  std::string back;
+  ASSERT_THAT(ReadFileToString(path, &back), IsOk());
+  EXPECT_EQ(back, data);
+  std::string real;
+  ASSERT_THAT(RealPath(path, &real), IsOk());
+  EXPECT_EQ(real.front(), '/');
+  std::remove(path.c_str());
+}
+
+TEST(EnvTest, MissingFileIsNotFound) {
+  std::string out;
+  EXPECT_THAT(ReadFileToString("/nonexistent/opkit/file", &out),
+              StatusIs(error::NOT_FOUND, HasSubstr("/nonexistent/opkit/file")));
+  EXPECT_FALSE(FileExists("/nonexistent/opkit/file"));
+  EXPECT_THAT(RealPath("/nonexistent/opkit/file", &out),
+              StatusIs(error::NOT_FOUND, HasSubstr("Cannot resolve")));
+}
+
+TEST(EnvTest, DirectoryIsNotAFile) {
+  std::string out;
+  EXPECT_THAT(ReadFileToString("/", &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("directory")));
+}
+
+TEST(EnvTest, WriteIntoMissingDirectoryFails) {
+  EXPECT_THAT(WriteStringToFile("/nonexistent/opkit/dir/file", "x"),
+              StatusIs(error::NOT_FOUND, HasSubstr("Cannot open for writing")));
+}
+
+TEST(EnvTest, EnvVar) {
+  setenv("OPKIT_ENV_TEST_VAR", "value", 1);
+  EXPECT_EQ(GetEnvVar("OPKIT_ENV_TEST_VAR"), std::optional<std::string>("value"));
+  unsetenv("OPKIT_ENV_TEST_VAR");
+  EXPECT_EQ(GetEnvVar("OPKIT_ENV_TEST_VAR"), std::nullopt);
+}
+
+TEST(EnvTest, DynamicLibraries) {
+  void* handle = nullptr;
+  ASSERT_THAT(LoadDynamicLibrary("libm.so.6", &handle), IsOk());
+  void* cos_fn = nullptr;
+  EXPECT_THAT(GetSymbolFromLibrary(handle, "cos", &cos_fn), IsOk());
+  EXPECT_NE(cos_fn, nullptr);
+  void* missing = nullptr;
+  EXPECT_THAT(GetSymbolFromLibrary(handle, "opkit_no_such_symbol", &missing),
+              StatusIs(error::NOT_FOUND, HasSubstr("opkit_no_such_symbol")));
+  EXPECT_THAT(UnloadDynamicLibrary(handle), IsOk());
+}
+
+TEST(EnvTest, LoadingMissingOrBadLibraryIsAStatus) {
+  void* handle = nullptr;
+  EXPECT_THAT(LoadDynamicLibrary("/nonexistent/libfoo.so", &handle),
+              StatusIs(error::NOT_FOUND, HasSubstr("/nonexistent/libfoo.so")));
+  const std::string path = TempPath("not_a_library.so");
+  ASSERT_THAT(WriteStringToFile(path, "this is not ELF"), IsOk());
+  EXPECT_THAT(LoadDynamicLibrary(path, &handle),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("Cannot load library")));
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace opkit

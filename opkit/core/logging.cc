@@ -13,12 +13,7 @@ namespace opkit {
 namespace {
 
 int ReadEnvLevel(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (end == v) return fallback;
-  return static_cast<int>(n);
+  return internal::ParseLogLevel(std::getenv(name), fallback);
 }
 
 std::atomic<int>& MinLogLevel() {
@@ -70,6 +65,14 @@ void SetMinLogLevel(int level) { MinLogLevel().store(level); }
 void SetMaxVlogLevel(int level) { MaxVlogLevel().store(level); }
 
 namespace internal {
+
+int ParseLogLevel(const char* text, int fallback) {
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  long n = std::strtol(text, &end, 10);
+  if (end == text) return fallback;
+  return static_cast<int>(n);
+}
 
 LogMessage::LogMessage(const char* file, int line, LogSeverity severity)
     : file_(file), line_(line), severity_(severity) {}

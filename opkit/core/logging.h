@@ -55,6 +55,10 @@ OPKIT_EXPORT void SetMaxVlogLevel(int level);
 
 namespace internal {
 
+// The level in an environment variable's text; `fallback` when it is unset,
+// empty or not a number.
+OPKIT_EXPORT int ParseLogLevel(const char* text, int fallback);
+
 class OPKIT_EXPORT LogMessage {
  public:
   LogMessage(const char* file, int line, LogSeverity severity);
