@@ -9,7 +9,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev
+  libabsl-dev nlohmann-json3-dev
 )
 
 missing=()
