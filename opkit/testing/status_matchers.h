@@ -45,6 +45,13 @@ MATCHER_P2(StatusIs, code, message_matcher,
              message_matcher))(s.message());
 }
 
+// StatusIs(code): any message.
+MATCHER_P(StatusIs, code, std::string("has code ") + error::CodeName(code)) {
+  const Status& s = internal::GetStatus(arg);
+  *result_listener << "which is " << s.ToString();
+  return s.code() == code;
+}
+
 }  // namespace testing
 }  // namespace opkit
 

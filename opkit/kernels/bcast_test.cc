@@ -1,0 +1,38 @@
+#include "opkit/kernels/bcast.h"
+
+#include "gtest/gtest.h"
+
+namespace opkit {
+namespace {
+
+TEST(BCastTest, SameShape) {
+  BCast b(TensorShape({2, 3}), TensorShape({2, 3}));
+  ASSERT_TRUE(b.valid());
+  EXPECT_TRUE(b.same_shape());
+  EXPECT_EQ(b.output_shape(), TensorShape({2, 3}));
+}
+
+TEST(BCastTest, NumpyRules) {
+  BCast b(TensorShape({4, 1, 3}), TensorShape({2, 1}));
+  ASSERT_TRUE(b.valid());
+  EXPECT_EQ(b.output_shape(), TensorShape({4, 2, 3}));
+  EXPECT_EQ(b.x_reshape(), (BCast::Vec{4, 1, 3}));
+  EXPECT_EQ(b.y_reshape(), (BCast::Vec{1, 2, 1}));
+  EXPECT_EQ(b.x_bcast(), (BCast::Vec{1, 2, 1}));
+  EXPECT_EQ(b.y_bcast(), (BCast::Vec{4, 1, 3}));
+}
+
+TEST(BCastTest, ScalarAndEmpty) {
+  EXPECT_EQ(BCast(TensorShape({}), TensorShape({5})).output_shape(), TensorShape({5}));
+  BCast e(TensorShape({0, 3}), TensorShape({1, 3}));
+  ASSERT_TRUE(e.valid());
+  EXPECT_EQ(e.output_shape(), TensorShape({0, 3}));
+}
+
+TEST(BCastTest, Incompatible) {
+  EXPECT_FALSE(BCast(TensorShape({2, 3}), TensorShape({4})).valid());
+  EXPECT_FALSE(BCast(TensorShape({2}), TensorShape({3})).valid());
+}
+
+}  // namespace
+}  // namespace opkit

@@ -1,0 +1,277 @@
+#include "opkit/runtime/eager_context.h"
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "opkit/framework/kernel_def_builder.h"
+#include "opkit/framework/op_def_builder.h"
+#include "opkit/framework/op_requires.h"
+#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/testing/status_matchers.h"
+
+namespace opkit {
+namespace {
+
+using ::opkit::testing::IsOk;
+using ::opkit::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using test::AsTensor;
+using test::Values;
+
+// Adds a constant to every element; which constant depends on the kernel
+// class, so a test can tell which kernel ran.
+template <int kDelta>
+class AddConstOp : public OpKernel {
+ public:
+  explicit AddConstOp(OpKernelConstruction* c) : OpKernel(c) {}
+  void Compute(OpKernelContext* ctx) override {
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ctx->input(0).shape(), &out));
+    out->flat<float>() = ctx->input(0).flat<float>() + static_cast<float>(kDelta);
+  }
+};
+
+// Sums N inputs of one type (checks N * T inference).
+class SumNOp : public OpKernel {
+ public:
+  explicit SumNOp(OpKernelConstruction* c) : OpKernel(c) {}
+  void Compute(OpKernelContext* ctx) override {
+    OpInputList in;
+    OP_REQUIRES_OK(ctx, ctx->input_list("values", &in));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in[0].shape(), &out));
+    out->flat<float>().setZero();
+    for (const Tensor& t : in) out->flat<float>() += t.flat<float>();
+  }
+};
+
+// Counts its list(type) inputs into an int32 scalar.
+class CountOp : public OpKernel {
+ public:
+  explicit CountOp(OpKernelConstruction* c) : OpKernel(c) {}
+  void Compute(OpKernelContext* ctx) override {
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+    out->scalar<int32>()() = ctx->num_inputs();
+  }
+};
+
+class FailingOp : public OpKernel {
+ public:
+  explicit FailingOp(OpKernelConstruction* c) : OpKernel(c) {}
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(ctx, false, errors::InvalidArgument("bad input, fix it"));
+  }
+};
+
+template <typename K>
+OpKernel* Make(OpKernelConstruction* c) {
+  return new K(c);
+}
+
+KernelRegistration Kernel(KernelDefBuilder builder, KernelFactory factory,
+                          const char* class_name) {
+  KernelRegistration r;
+  r.def = builder.BuildDef();
+  r.factory = factory;
+  r.kernel_class_name = class_name;
+  return r;
+}
+
+class EagerContextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto reg = [&](OpDefBuilder b) {
+      OpRegistrationData data;
+      ASSERT_THAT(b.Finalize(&data), IsOk());
+      ASSERT_THAT(ops_.Register(std::move(data)), IsOk());
+    };
+    reg(OpDefBuilder("Bump").Input("x: T").Output("y: T").Attr("T: {float, int32}"));
+    reg(OpDefBuilder("SumN").Input("values: N * T").Output("sum: T")
+            .Attr("N: int >= 1").Attr("T: type"));
+    reg(OpDefBuilder("Count").Input("in: Tin").Output("n: int32")
+            .Attr("Tin: list(type)"));
+    reg(OpDefBuilder("Fail").Input("x: float").Output("y: float"));
+    reg(OpDefBuilder("WithDefault").Input("x: T").Output("y: T")
+            .Attr("T: type = DT_FLOAT").Attr("k: int = 3"));
+    ASSERT_THAT(kernels_.Register(Kernel(
+                    KernelDefBuilder("Bump").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+                    &Make<AddConstOp<1>>, "AddConstOp<1>")),
+                IsOk());
+    ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("SumN").Device(DEVICE_CPU),
+                                         &Make<SumNOp>, "SumNOp")),
+                IsOk());
+    ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("Count").Device(DEVICE_CPU),
+                                         &Make<CountOp>, "CountOp")),
+                IsOk());
+    ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("Fail").Device(DEVICE_CPU),
+                                         &Make<FailingOp>, "FailingOp")),
+                IsOk());
+    ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("WithDefault").Device(DEVICE_CPU),
+                                         &Make<AddConstOp<0>>, "AddConstOp<0>")),
+                IsOk());
+    EagerContext::Options options;
+    options.op_registry = &ops_;
+    options.kernel_registry = &kernels_;
+    options.intra_op_threads = 2;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    ctx_ = std::move(ctx).value();
+  }
+
+  OpRegistry ops_;
+  KernelRegistry kernels_{&ops_};
+  std::unique_ptr<EagerContext> ctx_;
+};
+
+TEST_F(EagerContextTest, RunsAndCachesTheKernel) {
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("Bump", {AsTensor<float>({1, 2}, TensorShape({2}))}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(2, 3));
+  EXPECT_EQ(ctx_->kernel_cache_size(), 1u);
+  ASSERT_THAT(ctx_->Run("Bump", {AsTensor<float>({5}, TensorShape({1}))}, &out), IsOk());
+  EXPECT_EQ(ctx_->kernel_cache_size(), 1u);
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(6));
+}
+
+TEST_F(EagerContextTest, InfersNumberAndListAttrs) {
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1})),
+                                 AsTensor<float>({2}, TensorShape({1})),
+                                 AsTensor<float>({4}, TensorShape({1}))}, &out),
+              IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(7));
+  ASSERT_THAT(ctx_->Run("Count", {AsTensor<float>({1}, TensorShape({1})),
+                                  AsTensor<int32>({2}, TensorShape({1}))}, &out),
+              IsOk());
+  EXPECT_EQ(out[0].scalar<int32>()(), 2);
+  auto prepared = ctx_->Prepare("SumN", {DT_FLOAT, DT_FLOAT});
+  ASSERT_THAT(prepared, IsOk());
+  EXPECT_EQ((*prepared)->node_def().attr().at("N").i(), 2);
+  EXPECT_EQ((*prepared)->node_def().attr().at("T").type(), DT_FLOAT);
+}
+
+TEST_F(EagerContextTest, DefaultsAreAdded) {
+  auto prepared = ctx_->Prepare("WithDefault", {DT_FLOAT});
+  ASSERT_THAT(prepared, IsOk());
+  EXPECT_EQ((*prepared)->node_def().attr().at("k").i(), 3);
+}
+
+TEST_F(EagerContextTest, InputErrorsAreStatuses) {
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("NoSuchOp", {}, &out), StatusIs(error::NOT_FOUND, HasSubstr("NoSuchOp")));
+  EXPECT_THAT(ctx_->Run("Bump", {}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("expects 1 inputs, got 0")));
+  EXPECT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1})),
+                                 AsTensor<int32>({1}, TensorShape({1}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("input #1(zero-based) was expected to be a float tensor")));
+  EXPECT_THAT(ctx_->Run("Bump", {Tensor()}, &out),
+              StatusIs(error::INVALID_ARGUMENT));
+  // int32 is allowed by the op but has no kernel.
+  EXPECT_THAT(ctx_->Run("Bump", {AsTensor<int32>({1}, TensorShape({1}))}, &out),
+              StatusIs(error::NOT_FOUND, HasSubstr("No OpKernel was registered")));
+  AttrValue bad;
+  bad.set_type(DT_BOOL);
+  EXPECT_THAT(ctx_->Run("Bump", {AsTensor<float>({1}, TensorShape({1}))}, {{"T", bad}}, &out),
+              StatusIs(error::INVALID_ARGUMENT));
+  EXPECT_THAT(ctx_->Run("Bump", {AsTensor<float>({1}, TensorShape({1}))}, nullptr),
+              StatusIs(error::INVALID_ARGUMENT));
+}
+
+TEST_F(EagerContextTest, KernelErrorNamesTheNode) {
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("Fail", {AsTensor<float>({1}, TensorShape({1}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       AllOf(HasSubstr("bad input, fix it"), HasSubstr("Fail"))));
+}
+
+TEST_F(EagerContextTest, PreparedOpReselectsWhenTheRegistryChanges) {
+  auto prepared_or = ctx_->Prepare("Bump", {DT_FLOAT});
+  ASSERT_THAT(prepared_or, IsOk());
+  PreparedOp& bump = **prepared_or;
+  Tensor x = AsTensor<float>({10}, TensorShape({1}));
+  std::vector<Tensor> out;
+  ASSERT_THAT(bump.Run({x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(11));
+  EXPECT_EQ(bump.kernel_class_name(), "AddConstOp<1>");
+  EXPECT_EQ(bump.selections(), 1);
+
+  // A higher-priority kernel wins at the next call, with no restart.
+  ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("Bump")
+                                           .Device(DEVICE_CPU)
+                                           .TypeConstraint<float>("T")
+                                           .Priority(5),
+                                       &Make<AddConstOp<100>>, "AddConstOp<100>")),
+              IsOk());
+  ASSERT_THAT(bump.Run({x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(110));
+  EXPECT_EQ(bump.kernel_class_name(), "AddConstOp<100>");
+  EXPECT_EQ(bump.selections(), 2);
+
+  // Unregistering it brings the first one back; restoring it, the new one.
+  auto handle = kernels_.Unregister(KernelFilter().Op("Bump").KernelClass("AddConstOp<100>"));
+  ASSERT_THAT(handle, IsOk());
+  ASSERT_THAT(bump.Run({x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(11));
+  // The non-prepared path sees the change too.
+  ASSERT_THAT(ctx_->Run("Bump", {x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(11));
+  ASSERT_THAT(handle->Restore(), IsOk());
+  ASSERT_THAT(bump.Run({x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(110));
+  ASSERT_THAT(ctx_->Run("Bump", {x}, &out), IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(110));
+  // The input the caller holds is untouched.
+  EXPECT_THAT(Values<float>(x), ElementsAre(10));
+}
+
+TEST_F(EagerContextTest, PreparedOpChecksInputs) {
+  auto prepared = ctx_->Prepare("Bump", {DT_FLOAT});
+  ASSERT_THAT(prepared, IsOk());
+  std::vector<Tensor> out;
+  EXPECT_THAT((*prepared)->Run({}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("prepared for 1 inputs")));
+  EXPECT_THAT((*prepared)->Run({AsTensor<int32>({1}, TensorShape({1}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("prepare it again")));
+}
+
+TEST_F(EagerContextTest, ExplainNamesTheWinner) {
+  auto e = ctx_->Explain("Bump", {DT_FLOAT});
+  ASSERT_THAT(e, IsOk());
+  ASSERT_GE(e->winner, 0);
+  EXPECT_EQ(e->candidates[e->winner].kernel_class_name, "AddConstOp<1>");
+}
+
+TEST_F(EagerContextTest, ConcurrentRuns) {
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<Tensor> out;
+      for (int i = 0; i < 200; ++i) {
+        Tensor x = AsTensor<float>({static_cast<float>(t)}, TensorShape({1}));
+        if (!ctx_->Run("Bump", {x}, &out).ok() || out[0].flat<float>()(0) != t + 1) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(EagerContextCreateTest, RejectsNegativeThreads) {
+  EagerContext::Options options;
+  options.intra_op_threads = -1;
+  EXPECT_THAT(EagerContext::Create(options),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("intra_op_threads")));
+}
+
+}  // namespace
+}  // namespace opkit
