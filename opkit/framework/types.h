@@ -23,39 +23,51 @@ namespace opkit {
 using DataTypeVector = std::vector<DataType>;
 
 // The name TensorFlow prints: "float", "int32", "float_ref", "bfloat16"...
-// An out-of-range value prints as "unknown dtype enum (N)".
+// DT_INVALID prints as "INVALID"; an out-of-range value as
+// "unknown dtype enum (N)".
 OPKIT_EXPORT std::string DataTypeString(DataType dtype);
-// Parses what DataTypeString prints (also "DT_FLOAT" spellings are NOT
-// accepted, as in TensorFlow). Returns false on an unknown name.
+// Parses what DataTypeString prints, plus TensorFlow's aliases "float32",
+// "float64" and "float16" (with or without "_ref"). "DT_FLOAT" spellings are
+// not accepted, as in TensorFlow. Returns false (leaving *dtype alone) on an
+// unknown name. "INVALID" is not parsed.
 OPKIT_EXPORT bool DataTypeFromString(std::string_view name, DataType* dtype);
 // "float, int32" for a list of types.
 OPKIT_EXPORT std::string DataTypeSliceString(const DataTypeVector& types);
 
 // Bytes per element; 0 for types without a fixed size (string, resource,
-// variant, and the sub-byte types).
+// variant), for DT_INVALID and for ref types. The float8 and the sub-byte
+// integer types (int4, uint4, int2, uint2) are stored one element per byte,
+// as TensorFlow stores them, so their size is 1.
 OPKIT_EXPORT int DataTypeSize(DataType dtype);
 
-inline bool IsRefType(DataType dtype) { return dtype > 100; }
+constexpr bool IsRefType(DataType dtype) { return dtype > 100; }
 // DT_FLOAT -> DT_FLOAT_REF. Requires a base type.
-inline DataType MakeRefType(DataType dtype) {
+constexpr DataType MakeRefType(DataType dtype) {
   return IsRefType(dtype) ? dtype : static_cast<DataType>(dtype + 100);
 }
 // DT_FLOAT_REF -> DT_FLOAT; a base type is returned unchanged.
-inline DataType RemoveRefType(DataType dtype) {
+constexpr DataType RemoveRefType(DataType dtype) {
   return IsRefType(dtype) ? static_cast<DataType>(dtype - 100) : dtype;
 }
-inline DataType BaseType(DataType dtype) { return RemoveRefType(dtype); }
+constexpr DataType BaseType(DataType dtype) { return RemoveRefType(dtype); }
 // Whether `dtype` is a value of the DataType enum (refs included).
 OPKIT_EXPORT bool DataTypeIsValid(int dtype);
 
-OPKIT_EXPORT bool DataTypeIsFloating(DataType dtype);   // half, bfloat16, float, double
+// The predicates take base types; a ref type answers false.
+// half, bfloat16, float, double and the float8 types.
+OPKIT_EXPORT bool DataTypeIsFloating(DataType dtype);
+// complex64, complex128.
 OPKIT_EXPORT bool DataTypeIsComplex(DataType dtype);
+// qint8, quint8, qint16, quint16, qint32.
 OPKIT_EXPORT bool DataTypeIsQuantized(DataType dtype);
-OPKIT_EXPORT bool DataTypeIsInteger(DataType dtype);    // signed and unsigned, not quantized
+// Signed and unsigned integers (int4/uint4/int2/uint2 included), not quantized.
+OPKIT_EXPORT bool DataTypeIsInteger(DataType dtype);
+// int8, int16, int32, int64, int4, int2.
 OPKIT_EXPORT bool DataTypeIsSigned(DataType dtype);
+// uint8, uint16, uint32, uint64, uint4, uint2.
 OPKIT_EXPORT bool DataTypeIsUnsigned(DataType dtype);
-// Whether elements may be copied with memcpy (everything but string,
-// resource and variant).
+// Whether elements may be copied with memcpy: every base type with a fixed
+// size (not string, resource, variant, DT_INVALID or refs).
 OPKIT_EXPORT bool DataTypeCanUseMemcpy(DataType dtype);
 
 // The named type sets, exactly as TensorFlow (non-mobile build) defines them,
@@ -66,7 +78,8 @@ OPKIT_EXPORT bool DataTypeCanUseMemcpy(DataType dtype);
 //                    complex128
 //   QuantizedTypes:  qint8, quint8, qint32, qint16, quint16
 //   RealAndQuantizedTypes: RealNumberTypes + QuantizedTypes
-//   AllTypes:        every base type but DT_INVALID
+//   AllTypes:        float ... uint64 (enum values 1..23: every base type
+//                    but DT_INVALID, the float8 and the sub-byte integers)
 OPKIT_EXPORT const DataTypeVector& AllTypes();
 OPKIT_EXPORT const DataTypeVector& RealNumberTypes();
 OPKIT_EXPORT const DataTypeVector& NumberTypes();
