@@ -324,8 +324,7 @@ class OPKIT_EXPORT Tensor {
     return reinterpret_cast<T*>(data_);
   }
   template <size_t NDIMS>
-  Eigen::DSizes<Eigen::DenseIndex, NDIMS> ToDSizes(
-      const std::vector<int64_t>& sizes) const;
+  Eigen::DSizes<Eigen::DenseIndex, NDIMS> ToDSizes(const DimSizes& sizes) const;
   static std::vector<int64_t> FlatInnerDims(const std::vector<int64_t>& orig,
                                             int num_out_dims);
   static std::vector<int64_t> FlatOuterDims(const std::vector<int64_t>& orig,
@@ -362,7 +361,7 @@ OPKIT_EXPORT Tensor DeepCopy(const Tensor& src);
 
 template <size_t NDIMS>
 Eigen::DSizes<Eigen::DenseIndex, NDIMS> Tensor::ToDSizes(
-    const std::vector<int64_t>& sizes) const {
+    const DimSizes& sizes) const {
   Eigen::DSizes<Eigen::DenseIndex, NDIMS> d;
   for (size_t i = 0; i < NDIMS; ++i) d[i] = sizes[i];
   return d;

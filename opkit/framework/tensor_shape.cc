@@ -109,9 +109,19 @@ Status TensorShape::BuildTensorShape(const int64_t* dim_sizes, int64_t n,
                                      TensorShape* out) {
   int64_t num_elements;
   OPKIT_RETURN_IF_ERROR(ValidateDims(dim_sizes, n, 0, &num_elements));
-  out->dims_.assign(dim_sizes, dim_sizes + n);
-  out->num_elements_ = num_elements;
+  out->SetDims(dim_sizes, static_cast<int>(n), num_elements);
   return Status();
+}
+
+void TensorShape::SetDims(const int64_t* sizes, int n, int64_t num_elements) {
+  if (n <= kInlineDims) {
+    std::copy(sizes, sizes + n, inline_dims_);
+    heap_dims_.clear();
+  } else {
+    heap_dims_.assign(sizes, sizes + n);
+  }
+  ndims_ = n;
+  num_elements_ = num_elements;
 }
 
 bool TensorShape::IsValid(const TensorShapeProto& proto) {
@@ -150,22 +160,21 @@ Status TensorShape::IsValidShape(const TensorShapeProto& proto) {
 
 Status TensorShape::FromProto(const TensorShapeProto& proto, TensorShape* out) {
   OPKIT_RETURN_IF_ERROR(IsValidShape(proto));
-  TensorShape shape;
-  shape.dims_.reserve(proto.dim_size());
+  std::vector<int64_t> sizes;
+  sizes.reserve(proto.dim_size());
   int64_t product = 1;
   for (const auto& d : proto.dim()) {
-    shape.dims_.push_back(d.size());
+    sizes.push_back(d.size());
     product *= d.size();  // Cannot overflow: IsValidShape checked it.
   }
-  shape.num_elements_ = product;
-  *out = std::move(shape);
+  out->SetDims(sizes.data(), static_cast<int>(sizes.size()), product);
   return Status();
 }
 
 int64_t TensorShape::dim_size(int d) const {
   OPKIT_CHECK(d >= 0 && d < dims())
       << "dimension " << d << " out of range for shape " << DebugString();
-  return dims_[d];
+  return dim_data()[d];
 }
 
 Status TensorShape::AddDimWithStatus(int64_t size) {
@@ -183,7 +192,13 @@ Status TensorShape::AddDimWithStatus(int64_t size) {
                                    " (adding a dimension to shape ",
                                    DebugString(), ")");
   }
-  dims_.push_back(size);
+  if (ndims_ < kInlineDims) {
+    inline_dims_[ndims_] = size;
+  } else {
+    if (ndims_ == kInlineDims) heap_dims_.assign(inline_dims_, inline_dims_ + kInlineDims);
+    heap_dims_.push_back(size);
+  }
+  ++ndims_;
   num_elements_ = product;
   return Status();
 }
@@ -195,7 +210,7 @@ void TensorShape::AddDim(int64_t size) {
 
 Status TensorShape::AppendShapeWithStatus(const TensorShape& other) {
   TensorShape result = *this;
-  for (int64_t d : other.dims_) OPKIT_RETURN_IF_ERROR(result.AddDimWithStatus(d));
+  for (int64_t d : other.dim_sizes()) OPKIT_RETURN_IF_ERROR(result.AddDimWithStatus(d));
   *this = std::move(result);
   return Status();
 }
@@ -211,7 +226,7 @@ Status TensorShape::InsertDimWithStatus(int d, int64_t size) {
                                    " of shape ", DebugString(),
                                    "; the index must be in [0, ", dims(), "]");
   }
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes.insert(sizes.begin() + d, size);
   return BuildTensorShape(sizes, this);
 }
@@ -227,7 +242,7 @@ Status TensorShape::SetDimWithStatus(int d, int64_t size) {
                                    DebugString(), "; the index must be in [0, ",
                                    dims(), ")");
   }
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes[d] = size;
   return BuildTensorShape(sizes, this);
 }
@@ -243,7 +258,7 @@ Status TensorShape::RemoveDimWithStatus(int d) {
                                    DebugString(), "; the index must be in [0, ",
                                    dims(), ")");
   }
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes.erase(sizes.begin() + d);
   return BuildTensorShape(sizes, this);
 }
@@ -260,7 +275,7 @@ void TensorShape::RemoveDimRange(int begin, int end) {
   begin = std::max(0, std::min(begin, n));
   end = std::max(0, std::min(end, n));
   if (begin >= end) return;
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes.erase(sizes.begin() + begin, sizes.begin() + end);
   // Removing dimensions cannot make a valid shape invalid.
   OPKIT_CHECK(BuildTensorShape(sizes, this).ok());
@@ -273,15 +288,18 @@ void TensorShape::RemoveLastDims(int n) {
 }
 
 void TensorShape::Clear() {
-  dims_.clear();
+  heap_dims_.clear();
+  ndims_ = 0;
   num_elements_ = 1;
 }
 
 bool TensorShape::IsSameSize(const TensorShape& other) const {
-  return dims_ == other.dims_;
+  return dim_sizes() == other.dim_sizes();
 }
 
-std::string TensorShape::DebugString() const { return DimsString(dims_, false); }
+std::string TensorShape::DebugString() const {
+  return DimsString(dim_sizes(), false);
+}
 
 std::string TensorShape::DebugString(const TensorShapeProto& proto) {
   if (proto.unknown_rank()) return "<unknown>";
@@ -296,7 +314,7 @@ std::string TensorShape::DebugString(const TensorShapeProto& proto) {
 
 void TensorShape::AsProto(TensorShapeProto* proto) const {
   proto->Clear();
-  for (int64_t d : dims_) proto->add_dim()->set_size(d);
+  for (int64_t d : dim_sizes()) proto->add_dim()->set_size(d);
 }
 
 TensorShapeProto TensorShape::AsProto() const {
@@ -463,7 +481,7 @@ Status PartialTensorShape::AddDimWithStatus(int64_t size) {
     return errors::InvalidArgument(
         "Cannot add a dimension to a shape of unknown rank");
   }
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes.push_back(size);
   return BuildPartialTensorShape(sizes, this);
 }
@@ -474,7 +492,7 @@ Status PartialTensorShape::ConcatenateWithStatus(const PartialTensorShape& other
     *out = PartialTensorShape();
     return Status();
   }
-  std::vector<int64_t> sizes = dims_;
+  std::vector<int64_t> sizes = dim_sizes();
   sizes.insert(sizes.end(), other.dims_.begin(), other.dims_.end());
   return BuildPartialTensorShape(sizes, out);
 }

@@ -24,6 +24,7 @@
 #ifndef OPKIT_FRAMEWORK_TENSOR_SHAPE_H_
 #define OPKIT_FRAMEWORK_TENSOR_SHAPE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -43,6 +44,35 @@ class PartialTensorShape;
 struct TensorShapeDim {
   explicit TensorShapeDim(int64_t s) : size(s) {}
   int64_t size;
+};
+
+// A read-only view of a TensorShape's sizes, valid while the shape is
+// alive and unchanged. Converts to std::vector<int64_t> where one is needed.
+class DimSizes {
+ public:
+  using value_type = int64_t;
+  using const_iterator = const int64_t*;
+  using iterator = const int64_t*;
+  DimSizes(const int64_t* data, int size) : data_(data), size_(size) {}
+  DimSizes(const std::vector<int64_t>& v)  // NOLINT: implicit by design
+      : data_(v.data()), size_(static_cast<int>(v.size())) {}
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  const int64_t* data() const { return data_; }
+  size_t size() const { return static_cast<size_t>(size_); }
+  bool empty() const { return size_ == 0; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  operator std::vector<int64_t>() const {  // NOLINT: implicit by design
+    return std::vector<int64_t>(begin(), end());
+  }
+  bool operator==(const DimSizes& o) const {
+    return size_ == o.size_ && std::equal(begin(), end(), o.begin());
+  }
+  bool operator!=(const DimSizes& o) const { return !(*this == o); }
+
+ private:
+  const int64_t* data_;
+  int size_;
 };
 
 // A fully defined shape: a rank and a non-negative size per dimension, with
@@ -78,10 +108,10 @@ class OPKIT_EXPORT TensorShape {
   // Builds a shape from a proto; the errors of IsValidShape.
   static Status FromProto(const TensorShapeProto& proto, TensorShape* out);
 
-  int dims() const { return static_cast<int>(dims_.size()); }
+  int dims() const { return ndims_; }
   // Requires 0 <= d < dims() (checked: a bug in the caller otherwise).
   int64_t dim_size(int d) const;
-  const std::vector<int64_t>& dim_sizes() const { return dims_; }
+  DimSizes dim_sizes() const { return DimSizes(dim_data(), ndims_); }
   int64_t num_elements() const { return num_elements_; }
 
   // Appends a dimension. AddDim requires size >= 0 and no overflow (checked);
@@ -140,7 +170,7 @@ class OPKIT_EXPORT TensorShape {
                                  << " dimensions";
     Eigen::DSizes<IndexType, NDIMS> out;
     for (int d = 0; d < NDIMS; ++d) {
-      out[d] = d < dims() ? static_cast<IndexType>(dims_[d]) : IndexType{1};
+      out[d] = d < dims() ? static_cast<IndexType>(dim_data()[d]) : IndexType{1};
     }
     return out;
   }
@@ -165,7 +195,19 @@ class OPKIT_EXPORT TensorShape {
   ConstIterator end() const { return ConstIterator(this, dims()); }
 
  private:
-  std::vector<int64_t> dims_;
+  // Note [Inline shape storage]: shapes of up to kInlineDims dimensions (by
+  // far the most common) keep their sizes inline, so that copying a shape
+  // (every tensor allocation does) does not allocate.
+  static constexpr int kInlineDims = 4;
+  const int64_t* dim_data() const {
+    return ndims_ <= kInlineDims ? inline_dims_ : heap_dims_.data();
+  }
+  // Replaces the sizes (already validated) and the element count.
+  void SetDims(const int64_t* sizes, int n, int64_t num_elements);
+
+  int64_t inline_dims_[kInlineDims] = {0, 0, 0, 0};
+  std::vector<int64_t> heap_dims_;  // Used only when ndims_ > kInlineDims.
+  int ndims_ = 0;
   int64_t num_elements_ = 1;
 };
 
