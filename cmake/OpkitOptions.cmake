@@ -22,3 +22,8 @@ if(OPKIT_SANITIZE)
   add_compile_options(-fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fno-sanitize-recover=all)
 endif()
+
+# libFuzzer needs coverage from the library, not only from the fuzz target.
+if(OPKIT_LIBFUZZER)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
