@@ -65,7 +65,16 @@ class OPKIT_EXPORT Allocator {
 
 // The process-wide CPU allocator (thread-safe, never destroyed). Its limit on
 // one request is kMaxCpuAllocationBytes; larger requests return nullptr.
+// It keeps counters (GetStats) only while stats are enabled: counting costs
+// shared atomic updates on every allocation, which the hot path of small
+// kernels on several threads should not pay.
 OPKIT_EXPORT Allocator* cpu_allocator();
+
+// Turns cpu_allocator()'s counters on or off (default: off, or on when the
+// environment variable OPKIT_CPU_ALLOCATOR_STATS is "1"). Enable before the
+// allocations to be counted: memory allocated while disabled and freed while
+// enabled is not subtracted. GetStats() is nullopt while disabled.
+OPKIT_EXPORT void EnableCpuAllocatorStats(bool enable);
 
 // The largest single request cpu_allocator() attempts (1 TiB): bigger ones
 // fail fast with nullptr rather than reaching the system allocator.

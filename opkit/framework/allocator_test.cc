@@ -67,7 +67,13 @@ TEST(CpuAllocatorTest, FailuresReturnNull) {
   a->DeallocateRaw(nullptr);  // Ignored.
 }
 
+TEST(CpuAllocatorTest, StatsOnlyWhileEnabled) {
+  EnableCpuAllocatorStats(false);
+  EXPECT_FALSE(cpu_allocator()->GetStats().has_value());
+}
+
 TEST(CpuAllocatorTest, Stats) {
+  EnableCpuAllocatorStats(true);
   Allocator* a = cpu_allocator();
   ASSERT_TRUE(a->ClearStats());
   auto before = a->GetStats();
@@ -84,6 +90,7 @@ TEST(CpuAllocatorTest, Stats) {
   auto after = a->GetStats();
   EXPECT_EQ(after->bytes_in_use, before->bytes_in_use);
   EXPECT_THAT(after->DebugString(), ::testing::HasSubstr("num_allocs: 1"));
+  EnableCpuAllocatorStats(false);
 }
 
 TEST(CpuAllocatorTest, ConcurrentUse) {

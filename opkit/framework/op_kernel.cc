@@ -823,7 +823,7 @@ bool OpKernelContext::TryForward(int input_index, int output_index,
   const Tensor* input = value.tensor;
   // Taking the buffer over is safe only if nobody else can see it: no other
   // Tensor shares it, and it is not a Ref (whose owner keeps using it).
-  if (input == nullptr || value.is_ref() ||
+  if (!params_->forward_inputs || input == nullptr || value.is_ref() ||
       input->dtype() != op_kernel().output_type(output_index) ||
       input->NumElements() != output_shape.num_elements() ||
       !input->RefCountIsOne() || !input->IsAligned()) {
@@ -866,7 +866,7 @@ Status OpKernelContext::forward_input_or_allocate_output(
       return InputIndexError("forward_input_or_allocate_output", input_index);
     }
   }
-  for (size_t i = 0; i < num_candidates; ++i) {
+  for (size_t i = 0; i < num_candidates && params_->forward_inputs; ++i) {
     const int input_index = candidate_input_indices[i];
     if (TryForward(input_index, output_index, output_shape, output)) {
       if (forwarded_input != nullptr) *forwarded_input = input_index;

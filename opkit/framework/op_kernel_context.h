@@ -226,6 +226,10 @@ class OPKIT_EXPORT OpKernelContext {
     // through the context (output_memory_allocated(),
     // temp_memory_allocated()).
     bool track_allocations = false;
+    // Whether forward_input_or_allocate_output may take over an input's
+    // buffer at all. A runtime that passes tensors its caller still owns
+    // (without copies that would make the buffers shared) sets it false.
+    bool forward_inputs = true;
   };
 
   // Borrows `params` for the context's lifetime. Checks the inputs against

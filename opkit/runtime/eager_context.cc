@@ -238,7 +238,6 @@ Status EagerContext::BuildKernel(const std::shared_ptr<const NodeProperties>& pr
 
 Status EagerContext::Execute(OpKernel* kernel, OpKernelContext::Params* params,
                              std::vector<TensorValue>* input_values,
-                             std::vector<Tensor>* input_refs,
                              const std::vector<Tensor>& inputs,
                              std::vector<Tensor>* outputs) const {
   const int n = static_cast<int>(inputs.size());
@@ -254,11 +253,12 @@ Status EagerContext::Execute(OpKernel* kernel, OpKernelContext::Params* params,
           "values, e.g. Tensor(dtype, shape)");
     }
   }
-  // Copies share the caller's buffers, so no kernel can take one over and
-  // overwrite a tensor the caller still holds.
-  input_refs->assign(inputs.begin(), inputs.end());
+  // The caller keeps its tensors: no kernel may take their buffers over.
   input_values->resize(n);
-  for (int i = 0; i < n; ++i) (*input_values)[i] = TensorValue(&(*input_refs)[i]);
+  for (int i = 0; i < n; ++i) {
+    (*input_values)[i] = TensorValue(const_cast<Tensor*>(&inputs[i]));
+  }
+  params->forward_inputs = false;
   params->op_kernel = kernel;
   params->device = device_.get();
   params->inputs = input_values;
@@ -278,7 +278,6 @@ Status EagerContext::Execute(OpKernel* kernel, OpKernelContext::Params* params,
       }
     }
   }
-  input_refs->clear();
   if (!status.ok()) return AttachDef(status, kernel->def());
   return Status::OK();
 }
@@ -313,8 +312,7 @@ Status EagerContext::Run(std::string_view op, const std::vector<Tensor>& inputs,
   }
   OpKernelContext::Params params;
   std::vector<TensorValue> values;
-  std::vector<Tensor> refs;
-  return Execute(kernel.get(), &params, &values, &refs, inputs, outputs);
+  return Execute(kernel.get(), &params, &values, inputs, outputs);
 }
 
 StatusOr<std::unique_ptr<PreparedOp>> EagerContext::Prepare(
@@ -380,8 +378,8 @@ Status PreparedOp::Run(const std::vector<Tensor>& inputs,
           "; prepare it again for the new types");
     }
   }
-  return context_->Execute(kernel_.get(), &params_, &input_values_,
-                           &input_refs_, inputs, outputs);
+  return context_->Execute(kernel_.get(), &params_, &input_values_, inputs,
+                           outputs);
 }
 
 }  // namespace opkit

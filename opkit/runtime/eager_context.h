@@ -86,8 +86,7 @@ class OPKIT_EXPORT PreparedOp {
   std::string kernel_class_name_;
   uint64_t generation_ = 0;
   int selections_ = 0;
-  // Reused every call so that the hot path does not allocate for them.
-  std::vector<Tensor> input_refs_;
+  // Reused every call so that the hot path does not allocate for it.
   std::vector<TensorValue> input_values_;
   OpKernelContext::Params params_;
 };
@@ -160,7 +159,6 @@ class OPKIT_EXPORT EagerContext {
   // Runs `kernel` on `inputs`; shared by Run and PreparedOp::Run.
   Status Execute(OpKernel* kernel, OpKernelContext::Params* params,
                  std::vector<TensorValue>* input_values,
-                 std::vector<Tensor>* input_refs,
                  const std::vector<Tensor>& inputs,
                  std::vector<Tensor>* outputs) const;
 
