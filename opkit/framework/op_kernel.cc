@@ -4,6 +4,7 @@
 #include "opkit/framework/op_kernel.h"
 
 #include <exception>
+#include <new>
 #include <utility>
 
 #include "opkit/core/errors.h"
@@ -381,7 +382,7 @@ OpKernelContext::OpKernelContext(Params* params) : params_(params) {
     status_ = errors::InvalidArgument(
         "OpKernelContext::Params::op_kernel is null; set it to the kernel "
         "being run");
-    outputs_ = inline_outputs_.data();
+    outputs_ = reinterpret_cast<OutputSlot*>(inline_outputs_);
     return;
   }
   num_inputs_ = params_->inputs == nullptr
@@ -389,7 +390,10 @@ OpKernelContext::OpKernelContext(Params* params) : params_(params) {
                     : static_cast<int>(params_->inputs->size());
   num_outputs_ = kernel->num_outputs();
   if (num_outputs_ <= kInlineOutputs) {
-    outputs_ = inline_outputs_.data();
+    outputs_ = reinterpret_cast<OutputSlot*>(inline_outputs_);
+    for (; inline_constructed_ < num_outputs_; ++inline_constructed_) {
+      new (&outputs_[inline_constructed_]) OutputSlot();
+    }
   } else {
     heap_outputs_.reset(new OutputSlot[num_outputs_]);
     outputs_ = heap_outputs_.get();
@@ -421,7 +425,10 @@ OpKernelContext::OpKernelContext(Params* params) : params_(params) {
   }
 }
 
-OpKernelContext::~OpKernelContext() = default;
+OpKernelContext::~OpKernelContext() {
+  OutputSlot* inline_slots = reinterpret_cast<OutputSlot*>(inline_outputs_);
+  for (int i = 0; i < inline_constructed_; ++i) inline_slots[i].~OutputSlot();
+}
 
 template <>
 const Eigen::ThreadPoolDevice&
@@ -899,7 +906,6 @@ Status OpKernelContext::release_output(int index, Tensor* out) {
                             " was never set");
   }
   *out = std::move(slot.tensor);
-  slot.tensor = Tensor();
   slot.set = false;
   return OkStatus();
 }

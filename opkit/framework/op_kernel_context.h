@@ -433,9 +433,11 @@ class OPKIT_EXPORT OpKernelContext {
   int num_inputs_ = 0;
   int num_outputs_ = 0;
   // Output slots: inline for the common small counts, so that a call with
-  // few outputs does not allocate for them.
+  // few outputs does not allocate for them. Only the kernel's num_outputs()
+  // inline slots are constructed (and destroyed).
   static constexpr int kInlineOutputs = 4;
-  std::array<OutputSlot, kInlineOutputs> inline_outputs_;
+  alignas(OutputSlot) unsigned char inline_outputs_[kInlineOutputs * sizeof(OutputSlot)];
+  int inline_constructed_ = 0;
   std::unique_ptr<OutputSlot[]> heap_outputs_;
   OutputSlot* outputs_ = nullptr;
   int64_t output_bytes_ = 0;

@@ -1,5 +1,6 @@
 // Built-in math ops. OpDefs are TensorFlow's for the same names
 // (ops_conformance_test checks them against TensorFlow's ops.pbtxt).
+#include "opkit/framework/common_shape_fns.h"
 #include "opkit/framework/op.h"
 
 namespace opkit {
@@ -11,7 +12,8 @@ REGISTER_OP("AddV2")
     .Attr("T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, "
           "int8, int16, int32, int64, complex64, complex128}")
     .SetIsAggregate()
-    .SetIsCommutative();
+    .SetIsCommutative()
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
 REGISTER_OP("MatMul")
     .Input("a: T")
@@ -20,6 +22,7 @@ REGISTER_OP("MatMul")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
     .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, "
-          "complex128}");
+          "complex128}")
+    .SetShapeFn(shape_inference::MatMulShape);
 
 }  // namespace opkit
