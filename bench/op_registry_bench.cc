@@ -49,12 +49,9 @@ std::string SharedDir() {
   if (const char* dir = std::getenv("OPKIT_SHARED_DIR"); dir && *dir) {
     return dir;
   }
-  // <repo>/bench/op_registry_bench.cc -> <repo>/../shared
-  std::string file = __FILE__;
-  const size_t slash = file.rfind('/');
-  const std::string bench_dir =
-      slash == std::string::npos ? "." : file.substr(0, slash);
-  return bench_dir + "/../../shared";
+  // The shared/ folder beside the repository, as bench/CMakeLists.txt
+  // configured it.
+  return OPKIT_DEFAULT_SHARED_DIR;
 }
 
 std::vector<std::string> Strings(const nlohmann::json& j, const char* key) {
