@@ -17,6 +17,7 @@
 #include <google/protobuf/text_format.h>
 
 #include "opkit/core/errors.h"
+#include "opkit/framework/internal/hash.h"
 #include "opkit/core/str_util.h"
 #include "opkit/framework/tensor.h"
 #include "opkit/framework/tensor_shape.h"
@@ -480,19 +481,8 @@ std::string DeterministicSerialization(const google::protobuf::Message& m) {
   return out;
 }
 
-// 64-bit FNV-1a, continuing from `seed`.
-uint64_t HashBytes(std::string_view bytes, uint64_t seed) {
-  uint64_t h = seed ^ 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-uint64_t HashCombine(uint64_t a, uint64_t b) {
-  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
+using internal::HashBytes;
+using internal::HashCombine;
 
 // TensorFlow's shape format: "[2,?]", "<unknown>".
 std::string ShapeProtoDebugString(const TensorShapeProto& proto) {

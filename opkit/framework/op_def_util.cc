@@ -11,6 +11,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "opkit/core/errors.h"
+#include "opkit/framework/internal/hash.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
@@ -678,21 +679,8 @@ void RemoveDescriptionsFromOpList(OpList* op_list) {
 
 namespace {
 
-// 64-bit FNV-1a over bytes, continuing from `seed`; enough for in-process
-// hash tables, which is all these hashes are for.
-uint64_t HashBytes(std::string_view bytes, uint64_t seed) {
-  uint64_t h = seed ^ 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-uint64_t HashCombine(uint64_t a, uint64_t b) {
-  // The boost-style mix, widened to 64 bits.
-  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
+using internal::HashBytes;
+using internal::HashCombine;
 
 std::string DeterministicSerialization(const google::protobuf::Message& m) {
   std::string out;
