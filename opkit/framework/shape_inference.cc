@@ -45,6 +45,47 @@ InferenceContext::InferenceContext(
   PostInputInit(std::move(input_handle_shapes_and_types));
 }
 
+namespace {
+
+// Converts each of `in` to a shape handle with `convert`, keeping the first
+// error in `*first_error` (later entries still get a handle).
+template <typename In, typename Convert>
+std::vector<ShapeHandle> ConvertShapes(const std::vector<In>& in, Convert convert,
+                                       Status* first_error) {
+  std::vector<ShapeHandle> out;
+  out.reserve(in.size());
+  for (const In& p : in) {
+    ShapeHandle s;
+    first_error->Update(convert(p, &s));
+    out.push_back(s);
+  }
+  return out;
+}
+
+// The same for resource handle data: a null entry stays null.
+template <typename In, typename Convert>
+std::vector<std::unique_ptr<std::vector<ShapeAndType>>> ConvertHandleData(
+    const std::vector<std::unique_ptr<std::vector<std::pair<In, DataType>>>>& in,
+    Convert convert, Status* first_error) {
+  std::vector<std::unique_ptr<std::vector<ShapeAndType>>> out;
+  for (const auto& entry : in) {
+    if (entry == nullptr) {
+      out.emplace_back();
+      continue;
+    }
+    auto v = std::make_unique<std::vector<ShapeAndType>>();
+    for (const auto& p : *entry) {
+      ShapeHandle s;
+      first_error->Update(convert(p.first, &s));
+      v->emplace_back(s, p.second);
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace
+
 InferenceContext::InferenceContext(
     int graph_def_version, const AttrSlice& attrs, const OpDef& op_def,
     const std::vector<PartialTensorShape>& input_shapes,
@@ -54,34 +95,14 @@ InferenceContext::InferenceContext(
         input_handle_shapes_and_types)
     : graph_def_version_(graph_def_version), attrs_(attrs), op_name_(op_def.name()) {
   PreInputInit(op_def, input_tensors);
-  for (const PartialTensorShape& p : input_shapes) {
-    ShapeHandle s;
-    Status st = MakeShapeFromPartialTensorShape(p, &s);
-    if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-    inputs_.push_back(s);
-  }
-  for (const PartialTensorShape& p : input_tensors_as_shapes) {
-    ShapeHandle s;
-    Status st = MakeShapeFromPartialTensorShape(p, &s);
-    if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-    input_tensors_as_shapes_.push_back(s);
-  }
-  std::vector<std::unique_ptr<std::vector<ShapeAndType>>> handle_data;
-  for (const auto& entry : input_handle_shapes_and_types) {
-    if (entry == nullptr) {
-      handle_data.emplace_back();
-      continue;
-    }
-    auto v = std::make_unique<std::vector<ShapeAndType>>();
-    for (const auto& p : *entry) {
-      ShapeHandle s;
-      Status st = MakeShapeFromPartialTensorShape(p.first, &s);
-      if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-      v->emplace_back(s, p.second);
-    }
-    handle_data.push_back(std::move(v));
-  }
-  PostInputInit(std::move(handle_data));
+  auto convert = [this](const PartialTensorShape& p, ShapeHandle* s) {
+    return MakeShapeFromPartialTensorShape(p, s);
+  };
+  inputs_ = ConvertShapes(input_shapes, convert, &construction_status_);
+  input_tensors_as_shapes_ =
+      ConvertShapes(input_tensors_as_shapes, convert, &construction_status_);
+  PostInputInit(ConvertHandleData(input_handle_shapes_and_types, convert,
+                                  &construction_status_));
 }
 
 InferenceContext::InferenceContext(
@@ -93,34 +114,14 @@ InferenceContext::InferenceContext(
         input_handle_shapes_and_types)
     : graph_def_version_(graph_def_version), attrs_(attrs), op_name_(op_def.name()) {
   PreInputInit(op_def, input_tensors);
-  for (const TensorShapeProto& p : input_shapes) {
-    ShapeHandle s;
-    Status st = MakeShapeFromShapeProto(p, &s);
-    if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-    inputs_.push_back(s);
-  }
-  for (const TensorShapeProto& p : input_tensors_as_shapes) {
-    ShapeHandle s;
-    Status st = MakeShapeFromShapeProto(p, &s);
-    if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-    input_tensors_as_shapes_.push_back(s);
-  }
-  std::vector<std::unique_ptr<std::vector<ShapeAndType>>> handle_data;
-  for (const auto& entry : input_handle_shapes_and_types) {
-    if (entry == nullptr) {
-      handle_data.emplace_back();
-      continue;
-    }
-    auto v = std::make_unique<std::vector<ShapeAndType>>();
-    for (const auto& p : *entry) {
-      ShapeHandle s;
-      Status st = MakeShapeFromShapeProto(p.first, &s);
-      if (!st.ok() && construction_status_.ok()) construction_status_ = st;
-      v->emplace_back(s, p.second);
-    }
-    handle_data.push_back(std::move(v));
-  }
-  PostInputInit(std::move(handle_data));
+  auto convert = [this](const TensorShapeProto& p, ShapeHandle* s) {
+    return MakeShapeFromShapeProto(p, s);
+  };
+  inputs_ = ConvertShapes(input_shapes, convert, &construction_status_);
+  input_tensors_as_shapes_ =
+      ConvertShapes(input_tensors_as_shapes, convert, &construction_status_);
+  PostInputInit(ConvertHandleData(input_handle_shapes_and_types, convert,
+                                  &construction_status_));
 }
 
 InferenceContext::~InferenceContext() = default;
