@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -87,39 +88,91 @@ struct Record {
   const std::string& label() const { return reg.def.label(); }
 };
 
-// Index key: (op, device). The snapshot owns copies of the strings so that
-// comparing keys does not touch the (cold) records; lookups use views.
-struct OpDeviceView {
-  std::string_view op;
-  std::string_view device;
-};
+// Short-key hashing and comparison for the selection path. absl's string
+// hash (std::hash in this build) and memcmp calls were a third of a lookup;
+// op names and device types are short, so a few overlapping word loads
+// hash and compare them inline.
+inline uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline uint64_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
 
-struct OpDeviceKey {
-  std::string op;
-  std::string device;
-};
+// Whether the `n` bytes at `a` and `b` are equal.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(a, b, n) == 0;
+    return ((Load64(a) ^ Load64(b)) |
+            (Load64(a + n - 8) ^ Load64(b + n - 8))) == 0;
+  }
+  if (n >= 4) {
+    return ((Load32(a) ^ Load32(b)) |
+            (Load32(a + n - 4) ^ Load32(b + n - 4))) == 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
 
-struct OpDeviceHash {
-  using is_transparent = void;
-  size_t operator()(const OpDeviceView& k) const {
-    return absl::HashOf(k.op, k.device);
-  }
-  size_t operator()(const OpDeviceKey& k) const {
-    return (*this)(OpDeviceView{k.op, k.device});
-  }
-};
+inline bool SameString(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && SameBytes(a.data(), b.data(), a.size());
+}
 
-struct OpDeviceEq {
-  using is_transparent = void;
-  static OpDeviceView View(const OpDeviceView& k) { return k; }
-  static OpDeviceView View(const OpDeviceKey& k) { return {k.op, k.device}; }
-  template <typename A, typename B>
-  bool operator()(const A& a, const B& b) const {
-    const OpDeviceView va = View(a);
-    const OpDeviceView vb = View(b);
-    return va.op == vb.op && va.device == vb.device;
+// 64x64->128 multiply folded to 64 bits (the wyhash mixing step).
+inline uint64_t Mix(uint64_t a, uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
+constexpr uint64_t kHashK1 = 0xa0761d6478bd642fULL;
+constexpr uint64_t kHashK2 = 0xe7037ed1a0b428dbULL;
+
+// A fast 64-bit hash of `s` continuing from `seed`, for the in-memory index
+// only (not stable across builds; opkit's printed hashes use
+// internal::HashBytes).
+inline uint64_t HashKey(std::string_view s, uint64_t seed) {
+  const char* p = s.data();
+  size_t n = s.size();
+  uint64_t a;
+  uint64_t b;
+  if (n <= 16) {
+    if (n >= 8) {
+      a = Load64(p);
+      b = Load64(p + n - 8);
+    } else if (n >= 4) {
+      a = Load32(p);
+      b = Load32(p + n - 4);
+    } else if (n > 0) {
+      a = (uint64_t{static_cast<unsigned char>(p[0])} << 16) |
+          (uint64_t{static_cast<unsigned char>(p[n >> 1])} << 8) |
+          uint64_t{static_cast<unsigned char>(p[n - 1])};
+      b = 0;
+    } else {
+      a = b = 0;
+    }
+  } else {
+    size_t left = n;
+    while (left > 16) {
+      seed = Mix(Load64(p) ^ kHashK1, Load64(p + 8) ^ seed);
+      p += 16;
+      left -= 16;
+    }
+    // The last 16 bytes (overlapping what was mixed when n % 16 != 0).
+    a = Load64(p + left - 16);
+    b = Load64(p + left - 8);
   }
-};
+  return Mix(kHashK1 ^ n, Mix(a ^ kHashK2, b ^ seed));
+}
+
+inline uint64_t OpDeviceHash(std::string_view op, std::string_view device) {
+  return HashKey(device, HashKey(op, 0));
+}
 
 using RecordList = std::vector<const Record*>;
 
@@ -131,76 +184,172 @@ constexpr size_t kMaxBucketAttrs = 16;
 constexpr int kLinearScanAttrs = 6;
 
 // A constraint as the selection loop reads it: copied next to its bucket so
-// that matching touches neither the record nor its KernelDef.
+// that matching touches neither the record nor its KernelDef. 16 bytes.
 struct HotConstraint {
   // Bit t set when DataType t (< 64) is allowed (type constraints).
   uint64_t type_mask = 0;
-  // The full constraint (other kinds, types >= 64, messages).
-  const CompiledConstraint* full = nullptr;
+  // Index of the full constraint (other kinds, types >= 64) in the record's
+  // `constraints`.
+  uint32_t full = 0;
   ConstraintKind kind = ConstraintKind::kType;
   // Index into Bucket::attrs when the bucket is indexed.
   uint8_t slot = 0;
+  // A type constraint whose allowed types are all < 64, so that type_mask is
+  // the whole allowed set.
+  bool mask_is_exact = false;
 };
 
 // Constraints kept inside a BucketEntry (most kernels have one or two), so
 // that matching reads one cache line per kernel.
 constexpr uint32_t kInlineConstraints = 2;
 
-// One kernel of a bucket, with what the selection loop reads.
+// BucketEntry::stop values other than an attr slot.
+constexpr uint8_t kStopNever = 0xff;
+constexpr uint8_t kStopAlways = 0xfe;
+// Buckets larger than this do not get stop slots (computing them is
+// quadratic in the bucket size).
+constexpr size_t kMaxStopBucket = 64;
+
+// One kernel of a bucket, as the selection loop reads it (one cache line;
+// what only the winner needs is in BucketResult).
 struct BucketEntry {
-  const Record* rec = nullptr;
   // Null when the kernel is unlabelled.
   const std::string* label = nullptr;
   int32_t priority = 0;
+  // When this kernel matches, whether a later kernel of the bucket can
+  // still match too (an ambiguity the loop must find): kStopAlways when no
+  // later kernel has the same priority and label; an attr slot s when every
+  // such kernel allows types of attr s disjoint from this one's, so none can
+  // match a node whose attr s is a single type; else kStopNever.
+  uint8_t stop = kStopNever;
   // The kernel's constraints: the first `end - begin` of `inline_constraints`
   // when there are at most kInlineConstraints, else
   // Bucket::constraints[begin, end).
   uint32_t begin = 0;
   uint32_t end = 0;
   HotConstraint inline_constraints[kInlineConstraints];
-  // Copies of the record's, so that a successful lookup reads only the
-  // entry. Holding `owner` here keeps a library loaded while an index that
+
+  bool is_inline() const { return end - begin <= kInlineConstraints; }
+  const HotConstraint* hot(const std::vector<HotConstraint>& shared) const {
+    return is_inline() ? inline_constraints : shared.data() + begin;
+  }
+};
+
+// What a lookup yields for the kernel of the BucketEntry at the same index.
+struct BucketResult {
+  const Record* rec = nullptr;
+  // Copies of the record's, so that a successful lookup does not read the
+  // record. Holding `owner` here keeps a library loaded while an index that
   // can select its kernels is alive.
   KernelFactory factory = nullptr;
   std::shared_ptr<const void> owner;
-
-  bool is_inline() const { return end - begin <= kInlineConstraints; }
 };
 
-// The kernels of one op and device.
-struct Bucket {
+// The kernels of one op and device. The first cache line holds what every
+// selection reads.
+struct alignas(64) Bucket {
+  // --- Read by every selection (set by Index()); the first 64 bytes are
+  // one cache line, `dispatch` the next ---
+  const BucketEntry* entry_data = nullptr;
+  const std::string* attr_data = nullptr;
+  uint32_t num_entries = 0;
+  uint32_t num_attrs = 0;
+  // Whether every constraint has a slot (attrs.size() <= kMaxBucketAttrs).
+  bool indexed = true;
+  // Whether `dispatch` answers unlabelled nodes (see there).
+  bool type_dispatch = false;
+  // The key: op then device, inline when short enough (else in `op` and
+  // `device`).
+  bool key_inline = false;
+  uint8_t op_size = 0;
+  uint8_t device_size = 0;
+  // attrs[0], inline when short, so that matching the node's attrs against
+  // it does not read the attrs vector.
+  bool attr0_inline = false;
+  uint8_t attr0_size = 0;
+  char attr0[6] = {};
+  static constexpr size_t kInlineKey = 27;
+  char inline_key[kInlineKey] = {};
+  // For a bucket whose kernels each have exactly one constraint, a type
+  // constraint on the same attr with DataTypes < 64: for a node without a
+  // label whose attr is the single type t, dispatch[t] is the index of the
+  // selected kernel, kDispatchNone, or kDispatchAmbiguous (the loop then
+  // finds the rival for the message). One cache line (with result_data)
+  // instead of a scan.
+  // Types >= kDispatchTypes take the loop (none of TensorFlow's non-ref
+  // DataTypes is that large).
+  static constexpr int kDispatchTypes = 56;
+  static constexpr int8_t kDispatchNone = -1;
+  static constexpr int8_t kDispatchAmbiguous = -2;
+  int8_t dispatch[kDispatchTypes] = {};
+  // results.data(), on the same line as `dispatch`.
+  const BucketResult* result_data = nullptr;
+
+  // --- The rest ---
+  std::string op;
+  std::string device;
   // By decreasing priority, then registration order.
   RecordList kernels;
   // The same order, for selection.
   std::vector<BucketEntry> entries;
+  std::vector<BucketResult> results;
   std::vector<HotConstraint> constraints;
   // The distinct constrained attr names, each resolved at most once per
   // selection (copies: comparing them must not touch the cold records).
   std::vector<std::string> attrs;
-  // Whether every constraint has a slot (attrs.size() <= kMaxBucketAttrs).
-  bool indexed = true;
+
+  // Whether this is the bucket of (op, device).
+  bool Is(std::string_view o, std::string_view d) const {
+    if (key_inline) {
+      return o.size() == op_size && d.size() == device_size &&
+             SameBytes(inline_key, o.data(), o.size()) &&
+             SameBytes(inline_key + op_size, d.data(), d.size());
+    }
+    return SameString(op, o) && SameString(device, d);
+  }
+
+  void SetKey(std::string_view o, std::string_view d) {
+    op = std::string(o);
+    device = std::string(d);
+    key_inline = o.size() + d.size() <= kInlineKey;
+    if (key_inline) {
+      op_size = static_cast<uint8_t>(o.size());
+      device_size = static_cast<uint8_t>(d.size());
+      std::memcpy(inline_key, o.data(), o.size());
+      std::memcpy(inline_key + o.size(), d.data(), d.size());
+    }
+  }
 
   void Index() {
     entries.clear();
+    results.clear();
     constraints.clear();
     attrs.clear();
     indexed = true;
     entries.reserve(kernels.size());
+    results.reserve(kernels.size());
     for (const Record* rec : kernels) {
       BucketEntry e;
-      e.rec = rec;
       e.label = rec->label().empty() ? nullptr : &rec->label();
       e.priority = rec->priority();
-      e.factory = rec->reg.factory;
-      e.owner = rec->reg.owner;
+      BucketResult r;
+      r.rec = rec;
+      r.factory = rec->reg.factory;
+      r.owner = rec->reg.owner;
       const bool fits_inline = rec->constraints.size() <= kInlineConstraints;
       e.begin = static_cast<uint32_t>(constraints.size());
       uint32_t n = 0;
       for (const auto& c : rec->constraints) {
         HotConstraint h;
         h.type_mask = c.type_mask;
-        h.full = &c;
+        h.full = n;
         h.kind = c.kind;
+        if (c.kind == ConstraintKind::kType) {
+          h.mask_is_exact = true;
+          for (int t : c.allowed->list().type()) {
+            if (t < 0 || t >= 64) h.mask_is_exact = false;
+          }
+        }
         size_t slot = 0;
         while (slot < attrs.size() && attrs[slot] != c.attr) ++slot;
         if (slot == attrs.size()) {
@@ -219,14 +368,192 @@ struct Bucket {
         ++n;
       }
       e.end = e.begin + n;
-      entries.push_back(std::move(e));
+      entries.push_back(e);
+      results.push_back(std::move(r));
+    }
+    ComputeStops();
+    ComputeDispatch();
+    attr0_inline = !attrs.empty() && attrs[0].size() <= sizeof(attr0);
+    if (attr0_inline) {
+      attr0_size = static_cast<uint8_t>(attrs[0].size());
+      std::memcpy(attr0, attrs[0].data(), attrs[0].size());
+    }
+    entry_data = entries.data();
+    result_data = results.data();
+    attr_data = attrs.data();
+    num_entries = static_cast<uint32_t>(entries.size());
+    num_attrs = static_cast<uint32_t>(attrs.size());
+  }
+
+ private:
+  // Fills `dispatch` and `type_dispatch` (see there) by running the
+  // selection loop for each type at index time.
+  void ComputeDispatch() {
+    type_dispatch = indexed && attrs.size() == 1 && entries.size() <= 127;
+    for (const BucketEntry& e : entries) {
+      if (!type_dispatch) break;
+      const HotConstraint* h = e.hot(constraints);
+      type_dispatch = e.end - e.begin == 1 && h[0].kind == ConstraintKind::kType &&
+                      h[0].mask_is_exact && h[0].slot == 0;
+    }
+    if (!type_dispatch) return;
+    // What the selection loop does for type t, for all t at once: entries
+    // are sorted by decreasing priority, so the first unlabelled kernel
+    // allowing t wins unless a later one of the same priority allows it too.
+    int32_t best_priority[kDispatchTypes];
+    for (int t = 0; t < kDispatchTypes; ++t) dispatch[t] = kDispatchNone;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const BucketEntry& e = entries[i];
+      if (e.label != nullptr) continue;
+      uint64_t mask = e.hot(constraints)[0].type_mask;
+      while (mask != 0) {
+        const int t = __builtin_ctzll(mask);
+        mask &= mask - 1;
+        if (t >= kDispatchTypes) break;
+        if (dispatch[t] == kDispatchNone) {
+          dispatch[t] = static_cast<int8_t>(i);
+          best_priority[t] = e.priority;
+        } else if (dispatch[t] >= 0 && best_priority[t] == e.priority) {
+          dispatch[t] = kDispatchAmbiguous;
+        }
+      }
+    }
+  }
+
+  // Fills BucketEntry::stop (see there).
+  void ComputeStops() {
+    if (!indexed || entries.size() > kMaxStopBucket) return;
+    // Whether entries[j] (j > i) could tie with entries[i].
+    auto rival = [this](size_t i, size_t j) {
+      const BucketEntry& e = entries[i];
+      const BucketEntry& o = entries[j];
+      return o.priority == e.priority &&
+             SameString(o.label ? *o.label : std::string_view(),
+                        e.label ? *e.label : std::string_view());
+    };
+    for (size_t i = 0; i < entries.size(); ++i) {
+      BucketEntry& e = entries[i];
+      bool any_rival = false;
+      for (size_t j = i + 1; j < entries.size() && !any_rival; ++j) {
+        any_rival = rival(i, j);
+      }
+      if (!any_rival) {
+        e.stop = kStopAlways;
+        continue;
+      }
+      const HotConstraint* mine = e.hot(constraints);
+      const uint32_t my_count = e.end - e.begin;
+      for (uint32_t k = 0; k < my_count && e.stop == kStopNever; ++k) {
+        const HotConstraint& c = mine[k];
+        if (c.kind != ConstraintKind::kType || !c.mask_is_exact) continue;
+        bool disjoint_from_all = true;
+        for (size_t j = i + 1; j < entries.size() && disjoint_from_all; ++j) {
+          if (!rival(i, j)) continue;
+          const BucketEntry& o = entries[j];
+          const HotConstraint* theirs = o.hot(constraints);
+          bool disjoint = false;
+          for (uint32_t m = 0; m < o.end - o.begin && !disjoint; ++m) {
+            const HotConstraint& d = theirs[m];
+            disjoint = d.slot == c.slot && d.kind == ConstraintKind::kType &&
+                       d.mask_is_exact && (d.type_mask & c.type_mask) == 0;
+          }
+          disjoint_from_all = disjoint;
+        }
+        if (disjoint_from_all) e.stop = c.slot;
+      }
     }
   }
 };
 
+// The buckets of a snapshot by (op, device): open addressing with linear
+// probing over 8-byte slots holding 32 bits of each key's hash, so that a
+// probe reads one slot line and compares strings only on a tag match.
+class BucketIndex {
+ public:
+  // Reserves room for `n` buckets.
+  void Reserve(size_t n) {
+    buckets_.reserve(n);
+    Rehash(n);
+  }
+
+  // The bucket of (op, device), created empty if absent. Pointers returned
+  // are invalidated by the next call.
+  Bucket* FindOrAdd(std::string_view op, std::string_view device) {
+    if ((buckets_.size() + 1) * 2 > slots_.size()) Rehash(buckets_.size() + 1);
+    const uint64_t h = OpDeviceHash(op, device);
+    const uint32_t tag = Tag(h);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.index == 0) {
+        Bucket& b = buckets_.emplace_back();
+        b.SetKey(op, device);
+        s.tag = tag;
+        s.index = static_cast<uint32_t>(buckets_.size());
+        hashes_.push_back(h);
+        return &b;
+      }
+      if (s.tag == tag) {
+        Bucket& b = buckets_[s.index - 1];
+        if (b.Is(op, device)) return &b;
+      }
+    }
+  }
+
+  // The bucket of (op, device), or null.
+  const Bucket* Find(std::string_view op, std::string_view device) const {
+    if (slots_.empty()) return nullptr;
+    const uint64_t h = OpDeviceHash(op, device);
+    const uint32_t tag = Tag(h);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.index == 0) return nullptr;
+      if (s.tag == tag) {
+        const Bucket& b = buckets_[s.index - 1];
+        if (b.Is(op, device)) return &b;
+      }
+    }
+  }
+
+  std::vector<Bucket>& buckets() { return buckets_; }
+  size_t size() const { return buckets_.size(); }
+
+ private:
+  struct Slot {
+    // The high half of the key's hash (the low bits pick the slot).
+    uint32_t tag = 0;
+    // 1 + index into buckets_; 0 marks an empty slot.
+    uint32_t index = 0;
+  };
+
+  static uint32_t Tag(uint64_t h) { return static_cast<uint32_t>(h >> 32); }
+
+  // Resizes the slots for at least `n` keys at a load of at most 1/2.
+  void Rehash(size_t n) {
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (cap <= slots_.size()) return;
+    std::vector<Slot> next(cap);
+    const size_t mask = cap - 1;
+    for (const Slot& s : slots_) {
+      if (s.index == 0) continue;
+      size_t i = hashes_[s.index - 1] & mask;
+      while (next[i].index != 0) i = (i + 1) & mask;
+      next[i] = s;
+    }
+    slots_ = std::move(next);
+    mask_ = mask;
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  std::vector<Bucket> buckets_;
+  // The full hash of each bucket's key, for rehashing.
+  std::vector<uint64_t> hashes_;
+};
+
 // An immutable index of the active records.
 struct Snapshot {
-  absl::flat_hash_map<OpDeviceKey, Bucket, OpDeviceHash, OpDeviceEq> by_key;
+  BucketIndex by_key;
   // Kernels of one op, every device, in registration order.
   absl::flat_hash_map<std::string_view, RecordList> by_op;
   // Every active kernel in registration order.
@@ -598,21 +925,16 @@ struct KernelRegistry::Impl {
     for (const auto& rec : records) {
       if (rec->state == Record::State::kActive) next->all.push_back(rec.get());
     }
-    next->by_key.reserve(by_key_size_hint);
+    next->by_key.Reserve(by_key_size_hint);
     next->by_op.reserve(by_op_size_hint);
     for (const Record* rec : next->all) {
-      auto it = next->by_key.find(OpDeviceView{rec->op(), rec->device()});
-      if (it == next->by_key.end()) {
-        it = next->by_key.emplace(OpDeviceKey{rec->op(), rec->device()}, Bucket())
-                 .first;
-      }
-      it->second.kernels.push_back(rec);
+      next->by_key.FindOrAdd(rec->op(), rec->device())->kernels.push_back(rec);
       next->by_op[rec->op()].push_back(rec);
     }
-    for (auto& entry : next->by_key) {
+    for (Bucket& bucket : next->by_key.buckets()) {
       // Buckets are small: a stable insertion sort by decreasing priority
       // beats std::stable_sort's buffer.
-      RecordList& list = entry.second.kernels;
+      RecordList& list = bucket.kernels;
       for (size_t i = 1; i < list.size(); ++i) {
         const Record* rec = list[i];
         size_t j = i;
@@ -622,7 +944,7 @@ struct KernelRegistry::Impl {
         }
         list[j] = rec;
       }
-      entry.second.Index();
+      bucket.Index();
     }
     by_key_size_hint = next->by_key.size();
     by_op_size_hint = next->by_op.size();
@@ -664,8 +986,8 @@ struct Selection {
   Outcome outcome = Outcome::kNone;
   const Record* best = nullptr;
   const Record* rival = nullptr;
-  // best's entry in the snapshot (valid while the snapshot is read).
-  const BucketEntry* best_entry = nullptr;
+  // best's result in the snapshot (valid while the snapshot is read).
+  const BucketResult* best_result = nullptr;
 };
 
 // The op's definition, or null. Through `concrete_ops` when the registry is
@@ -718,20 +1040,23 @@ class NodeAttrs {
   bool looked_up_ = false;
 };
 
-// Whether `value` satisfies `h`; reads only `h` and `value` in the common
-// case of a type constraint with small DataTypes.
-inline bool HotHolds(const HotConstraint& h, const AttrValue* value) {
+// Whether `value` satisfies `h` (a constraint of `rec`); reads only `h`
+// and `value` in the common case of a type constraint with small DataTypes.
+inline bool HotHolds(const Record& rec, const HotConstraint& h,
+                     const AttrValue* value) {
   if (value == nullptr) return false;
-  if (h.kind != ConstraintKind::kType) return ConstraintHolds(*h.full, value);
+  if (h.kind != ConstraintKind::kType) {
+    return ConstraintHolds(rec.constraints[h.full], value);
+  }
   if (value->value_case() == AttrValue::kType) {
     const int t = value->type();
     if (t >= 0 && t < 64) return ((h.type_mask >> t) & 1) != 0;
-    return TypeAllowed(*h.full, t);
+    return TypeAllowed(rec.constraints[h.full], t);
   }
   if (value->value_case() == AttrValue::kList) {
     for (int t : value->list().type()) {
       const bool ok = (t >= 0 && t < 64) ? ((h.type_mask >> t) & 1) != 0
-                                         : TypeAllowed(*h.full, t);
+                                         : TypeAllowed(rec.constraints[h.full], t);
       if (!ok) return false;
     }
     return true;
@@ -743,25 +1068,35 @@ inline bool HotHolds(const HotConstraint& h, const AttrValue* value) {
 Selection Select(const Snapshot& snapshot, const std::string& device,
                  const NodeDef& node, NodeAttrs& attrs) {
   Selection result;
-  auto it = snapshot.by_key.find(OpDeviceView{node.op(), device});
-  if (it == snapshot.by_key.end()) return result;
-  const Bucket& bucket = it->second;
+  const Bucket* found = snapshot.by_key.Find(node.op(), device);
+  if (found == nullptr) return result;
+  const Bucket& bucket = *found;
   const AttrValue* values[kMaxBucketAttrs];
   bool resolved[kMaxBucketAttrs] = {};
   const std::string* label_ptr = &EmptyString();
+  const std::string* const bucket_attrs = bucket.attr_data;
   if (bucket.indexed && node.attr().size() <= kLinearScanAttrs) {
     // A small attr map is cheaper to walk once than to hash into for the
     // label and for each constrained attr.
     const std::string& kernel_attr = KernelLabelAttrName();
+    const uint32_t num_attrs = bucket.num_attrs;
+    const uint32_t first_slot = bucket.attr0_inline ? 1 : 0;
     for (const auto& [name, value] : node.attr()) {
-      if (name == kernel_attr) {
+      if (SameString(name, kernel_attr)) {
         if (value.value_case() == AttrValue::kS) label_ptr = &value.s();
         continue;
       }
-      for (size_t slot = 0; slot < bucket.attrs.size(); ++slot) {
-        if (bucket.attrs[slot] == name) {
+      if (first_slot == 1 && name.size() == bucket.attr0_size &&
+          SameBytes(name.data(), bucket.attr0, name.size())) {
+        values[0] = &value;
+        resolved[0] = true;
+        continue;
+      }
+      for (uint32_t slot = first_slot; slot < num_attrs; ++slot) {
+        if (SameString(bucket_attrs[slot], name)) {
           values[slot] = &value;
           resolved[slot] = true;
+          break;
         }
       }
     }
@@ -769,38 +1104,66 @@ Selection Select(const Snapshot& snapshot, const std::string& device,
     label_ptr = &NodeLabel(node);
   }
   const std::string& label = *label_ptr;
+  if (bucket.type_dispatch && label.empty() && resolved[0] &&
+      values[0]->value_case() == AttrValue::kType) {
+    const int t = values[0]->type();
+    if (t >= 0 && t < Bucket::kDispatchTypes) {
+      const int8_t d = bucket.dispatch[t];
+      if (d >= 0) {
+        const BucketResult& r = bucket.result_data[d];
+        result.best = r.rec;
+        result.best_result = &r;
+        result.outcome = Selection::Outcome::kFound;
+        return result;
+      }
+      if (d == Bucket::kDispatchNone) return result;
+      // Ambiguous: the loop below finds both kernels for the message.
+    }
+  }
   int32_t best_priority = 0;
-  for (const BucketEntry& e : bucket.entries) {
+  const BucketEntry* const entries = bucket.entry_data;
+  const uint32_t num_entries = bucket.num_entries;
+  for (uint32_t i = 0; i < num_entries; ++i) {
+    const BucketEntry& e = entries[i];
     if (result.best != nullptr && e.priority < best_priority) {
       break;  // Sorted by priority: nothing below can tie the winner.
     }
-    if (e.label == nullptr ? !label.empty() : *e.label != label) continue;
+    if (e.label == nullptr ? !label.empty() : !SameString(*e.label, label)) {
+      continue;
+    }
     bool match = true;
-    const HotConstraint* hot = e.is_inline() ? e.inline_constraints
-                                             : &bucket.constraints[e.begin];
+    const HotConstraint* hot = e.hot(bucket.constraints);
     const uint32_t count = e.end - e.begin;
     for (uint32_t j = 0; j < count && match; ++j) {
       const HotConstraint& h = hot[j];
       const AttrValue* value;
       if (bucket.indexed) {
         if (!resolved[h.slot]) {
-          values[h.slot] = attrs.Find(bucket.attrs[h.slot]);
+          values[h.slot] = attrs.Find(bucket_attrs[h.slot]);
           resolved[h.slot] = true;
         }
         value = values[h.slot];
       } else {
-        value = attrs.Find(h.full->attr);
+        value = attrs.Find(bucket.results[i].rec->constraints[h.full].attr);
       }
-      match = HotHolds(h, value);
+      match = HotHolds(*bucket.results[i].rec, h, value);
     }
     if (!match) continue;
+    const BucketResult& r = bucket.result_data[i];
     if (result.best == nullptr) {
-      result.best = e.rec;
-      result.best_entry = &e;
+      result.best = r.rec;
+      result.best_result = &r;
       best_priority = e.priority;
       result.outcome = Selection::Outcome::kFound;
+      // No later kernel can tie (see BucketEntry::stop); the stop slot was
+      // resolved while matching, since this kernel constrains it.
+      if (e.stop == kStopAlways) break;
+      if (e.stop != kStopNever &&
+          values[e.stop]->value_case() == AttrValue::kType) {
+        break;
+      }
     } else {
-      result.rival = e.rec;
+      result.rival = r.rec;
       result.outcome = Selection::Outcome::kAmbiguous;
       break;
     }
@@ -1077,13 +1440,13 @@ template <typename WasActive>
 void LogAdded(const Snapshot& now, const std::vector<const Record*>& added,
               const WasActive& was_active, std::string_view how) {
   for (const Record* k : added) {
-    auto it = now.by_key.find(OpDeviceView{k->op(), k->device()});
-    if (it == now.by_key.end()) continue;
+    const Bucket* bucket = now.by_key.Find(k->op(), k->device());
+    if (bucket == nullptr) continue;
     bool outranked = false;
     int32_t best_lower = INT32_MIN;
     bool any_lower = false;
     bool warned_duplicate = false;
-    for (const Record* p : it->second.kernels) {
+    for (const Record* p : bucket->kernels) {
       if (p == k || p->label() != k->label() || !Overlap(*k, *p)) continue;
       const bool earlier = was_active(p) || p->seq < k->seq;
       if (p->priority() == k->priority() && earlier && !warned_duplicate &&
@@ -1119,7 +1482,7 @@ void LogAdded(const Snapshot& now, const std::vector<const Record*>& added,
       }
     }
     if (outranked || !any_lower) continue;
-    for (const Record* p : it->second.kernels) {
+    for (const Record* p : bucket->kernels) {
       if (p == k || p->label() != k->label() || !was_active(p)) continue;
       if (p->priority() == best_lower && Overlap(*k, *p)) {
         LogChange(*k, *p, *k, how);
@@ -1230,11 +1593,11 @@ Status KernelRegistry::Impl::AddLocked(KernelRegistry* self,
   if (override_def != nullptr) {
     // Outrank every overlapping kernel of the same op, device and label.
     Record& k = *fresh.front();
-    auto it = current.by_key.find(OpDeviceView{k.op(), k.device()});
-    if (it != current.by_key.end()) {
+    const Bucket* bucket = current.by_key.Find(k.op(), k.device());
+    if (bucket != nullptr) {
       int32_t top = INT32_MIN;
       bool any = false;
-      for (const Record* p : it->second.kernels) {
+      for (const Record* p : bucket->kernels) {
         if (p->label() != k.label() || !Overlap(k, *p)) continue;
         any = true;
         top = std::max(top, p->priority());
@@ -1278,7 +1641,7 @@ void KernelRegistry::Impl::LogRemoved(const std::vector<const Record*>& gone,
                                       std::string_view how) {
   const Snapshot& now = *snapshot.load();
   for (const Record* k : gone) {
-    auto it = now.by_key.find(OpDeviceView{k->op(), k->device()});
+    const Bucket* bucket = now.by_key.Find(k->op(), k->device());
     // Was k winning anywhere before? Not if an overlapping kernel (remaining
     // or removed with it) outranked it.
     bool outranked = false;
@@ -1289,8 +1652,8 @@ void KernelRegistry::Impl::LogRemoved(const std::vector<const Record*>& gone,
     };
     for (const Record* p : gone) outranked = outranked || outranks(p);
     std::vector<const Record*> peers;
-    if (it != now.by_key.end()) {
-      for (const Record* p : it->second.kernels) {
+    if (bucket != nullptr) {
+      for (const Record* p : bucket->kernels) {
         outranked = outranked || outranks(p);
         if (p->label() == k->label() && Overlap(*k, *p)) peers.push_back(p);
       }
@@ -1487,8 +1850,8 @@ Status KernelRegistry::FindKernel(const DeviceType& device_type,
         selection->def = &rec.reg.def;
         selection->kernel_class_name = &rec.reg.kernel_class_name;
         selection->origin = &rec.reg.origin;
-        selection->factory = result.best_entry->factory;
-        selection->owner = result.best_entry->owner;
+        selection->factory = result.best_result->factory;
+        selection->owner = result.best_result->owner;
         selection->generation = generation;
       }
       return OkStatus();

@@ -1,12 +1,14 @@
 #include "opkit/runtime/eager_context.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
+#include "opkit/framework/allocator.h"
 #include "opkit/framework/node_def_util.h"
 #include "opkit/framework/op_def_util.h"
 #include "opkit/framework/op_kernel_construction.h"
@@ -18,6 +20,148 @@ namespace {
 const DeviceType& CpuType() {
   static const DeviceType* const kCpu = new DeviceType(DEVICE_CPU);
   return *kCpu;
+}
+
+// Note [Eager output memory]
+// Every eager call allocates its outputs, and a program calling the same op
+// in a loop frees the previous call's outputs as it gets the new ones. For
+// big tensors that round trip is expensive: glibc serves blocks of a few
+// MiB with fresh mmap()s (or trims them back), so each call would pay a
+// page fault per 4 KiB of output while the kernel first writes it -- about
+// 5% of a 1024^3 float MatMul. Eager calls on large inputs (together at
+// least LargeBlockRecycler::kMinBytes) therefore allocate from a
+// process-wide allocator over cpu_allocator() that keeps a few recently
+// freed large blocks and hands one back for a request of the same size (as
+// a framework's pooling allocator would). It is bounded (kMaxCachedBlocks
+// blocks, kMaxCachedBytes bytes), stays out of the way while
+// cpu_allocator()'s counters are on (so bytes_in_use stays exact), and is
+// off under sanitizers so that use-after-free is still caught. Small blocks
+// go straight to cpu_allocator(), which has its own cache for them.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kRecycleLargeBlocks = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+constexpr bool kRecycleLargeBlocks = false;
+#else
+constexpr bool kRecycleLargeBlocks = true;
+#endif
+#else
+constexpr bool kRecycleLargeBlocks = true;
+#endif
+
+class LargeBlockRecycler final : public Allocator {
+ public:
+  // Blocks smaller than this are not tracked or kept.
+  static constexpr size_t kMinBytes = size_t{1} << 20;
+  static constexpr size_t kMaxCachedBlocks = 4;
+  static constexpr size_t kMaxCachedBytes = size_t{256} << 20;
+
+  // Never destroyed: tensors it allocated may outlive every context.
+  static LargeBlockRecycler* Get() {
+    static LargeBlockRecycler* const recycler =
+        new LargeBlockRecycler(cpu_allocator());
+    return recycler;
+  }
+
+  std::string Name() override { return base_->Name(); }
+
+  void* AllocateRaw(size_t alignment, size_t num_bytes) override {
+    if (num_bytes < kMinBytes || alignment > kAllocatorAlignment) {
+      return base_->AllocateRaw(alignment, num_bytes);
+    }
+    {
+      mutex_lock l(mu_);
+      for (size_t i = 0; i < cached_.size(); ++i) {
+        if (cached_[i].bytes == num_bytes) {
+          void* ptr = cached_[i].ptr;
+          cached_bytes_ -= num_bytes;
+          cached_.erase(cached_.begin() + i);
+          return ptr;  // Still in sizes_.
+        }
+      }
+    }
+    void* ptr = base_->AllocateRaw(alignment, num_bytes);
+    if (ptr != nullptr) {
+      mutex_lock l(mu_);
+      sizes_[ptr] = num_bytes;
+    }
+    return ptr;
+  }
+
+  void DeallocateRaw(void* ptr) override {
+    if (ptr == nullptr) return;
+    std::vector<void*> to_free;
+    {
+      mutex_lock l(mu_);
+      auto it = sizes_.find(ptr);
+      if (it == sizes_.end()) {
+        // A small block: never tracked.
+        to_free.push_back(ptr);
+      } else if (base_->GetStats().has_value()) {
+        // Counters on: give everything back so bytes_in_use is exact.
+        sizes_.erase(it);
+        to_free.push_back(ptr);
+        for (const Block& b : cached_) {
+          sizes_.erase(b.ptr);
+          to_free.push_back(b.ptr);
+        }
+        cached_.clear();
+        cached_bytes_ = 0;
+      } else {
+        const size_t bytes = it->second;
+        if (bytes > kMaxCachedBytes) {
+          sizes_.erase(it);
+          to_free.push_back(ptr);
+        } else {
+          // Evict the oldest blocks to make room.
+          while (!cached_.empty() &&
+                 (cached_.size() >= kMaxCachedBlocks ||
+                  cached_bytes_ + bytes > kMaxCachedBytes)) {
+            sizes_.erase(cached_.front().ptr);
+            to_free.push_back(cached_.front().ptr);
+            cached_bytes_ -= cached_.front().bytes;
+            cached_.erase(cached_.begin());
+          }
+          cached_.push_back(Block{ptr, bytes});
+          cached_bytes_ += bytes;
+        }
+      }
+    }
+    for (void* p : to_free) base_->DeallocateRaw(p);
+  }
+
+  std::optional<AllocatorStats> GetStats() override { return base_->GetStats(); }
+  bool ClearStats() override { return base_->ClearStats(); }
+
+ private:
+  explicit LargeBlockRecycler(Allocator* base) : base_(base) {}
+
+  struct Block {
+    void* ptr;
+    size_t bytes;
+  };
+
+  Allocator* const base_;
+  mutex mu_;
+  // Size of every large block handed out or cached.
+  absl::flat_hash_map<void*, size_t> sizes_ OPKIT_GUARDED_BY(mu_);
+  // Freed blocks kept for reuse, oldest first.
+  std::vector<Block> cached_ OPKIT_GUARDED_BY(mu_);
+  size_t cached_bytes_ OPKIT_GUARDED_BY(mu_) = 0;
+};
+
+// The allocator for an eager call's outputs and temporaries on `device`:
+// the recycler when the inputs are large (so, most likely, the outputs
+// too), else null (the device's own). Small calls stay off the recycler:
+// every block it hands out costs a lock when freed.
+Allocator* EagerAllocator(Device* device, const std::vector<Tensor>& inputs) {
+  if (!kRecycleLargeBlocks) return nullptr;
+  size_t bytes = 0;
+  for (const Tensor& t : inputs) bytes += t.TotalBytes();
+  if (bytes < LargeBlockRecycler::kMinBytes) return nullptr;
+  if (device->GetAllocator() != cpu_allocator()) return nullptr;
+  return LargeBlockRecycler::Get();
 }
 
 // A stable key for a node's op and attrs: protobuf's deterministic
@@ -261,6 +405,7 @@ Status EagerContext::Execute(OpKernel* kernel, OpKernelContext::Params* params,
   params->forward_inputs = false;
   params->op_kernel = kernel;
   params->device = device_.get();
+  params->allocator = EagerAllocator(device_.get(), inputs);
   params->inputs = input_values;
   Status status;
   {
