@@ -166,6 +166,35 @@ Status KernelDefBuilder::Finalize(KernelDef* def) const {
 
 const KernelDef* KernelDefBuilder::Build() { return new KernelDef(kernel_def_); }
 
+namespace {
+
+template <typename List>
+bool ShareAny(const List& a, const List& b) {
+  for (const auto& x : a) {
+    for (const auto& y : b) {
+      if (x == y) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool KernelConstraintsOverlap(const KernelDef& a, const KernelDef& b) {
+  for (const auto& ca : a.constraint()) {
+    for (const auto& cb : b.constraint()) {
+      if (ca.name() != cb.name()) continue;
+      const auto& la = ca.allowed_values().list();
+      const auto& lb = cb.allowed_values().list();
+      if (!ShareAny(la.type(), lb.type()) && !ShareAny(la.s(), lb.s()) &&
+          !ShareAny(la.i(), lb.i()) && !ShareAny(la.b(), lb.b())) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 namespace register_kernel {
 
 Name::Name(const char* op) : KernelDefBuilder(op) {}

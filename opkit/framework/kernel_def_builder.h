@@ -135,6 +135,13 @@ class OPKIT_EXPORT KernelDefBuilder {
   std::vector<std::string> errors_;
 };
 
+// True when some node could match both kernels' constraints: for every attr
+// both constrain, their allowed values share one (an attr constrained by one
+// kernel only does not separate them). Op, device, label and priority are
+// not compared. Used to tell a registration that makes selection ambiguous.
+OPKIT_EXPORT bool KernelConstraintsOverlap(const KernelDef& a,
+                                           const KernelDef& b);
+
 namespace register_kernel {
 
 // What `Name("Op")` means inside REGISTER_KERNEL_BUILDER (see the file

@@ -41,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "opkit/core/abi.h"
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/framework/op_def_builder.h"

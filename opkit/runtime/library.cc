@@ -1,0 +1,540 @@
+#include "opkit/runtime/library.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opkit/core/abi.h"
+#include "opkit/core/env.h"
+#include "opkit/core/errors.h"
+#include "opkit/core/logging.h"
+#include "opkit/core/mutex.h"
+#include "opkit/core/str_util.h"
+#include "opkit/framework/internal/hash.h"
+#include "opkit/framework/kernel_def_builder.h"
+#include "opkit/framework/kernel_registry.h"
+#include "opkit/framework/op.h"
+#include "opkit/framework/op_def_util.h"
+#include "opkit/framework/op_registry.h"
+
+namespace opkit {
+namespace internal {
+
+// One mapping of a library file: what dlclose needs.
+struct LibraryMapping {
+  void* handle = nullptr;
+  std::string path;
+};
+
+struct LoadedLibrary {
+  std::string path;
+  uint64_t content_hash = 0;
+  size_t content_size = 0;
+  OpList op_list;
+  KernelList kernel_list;
+  std::vector<std::string> shared_op_names;
+  // The registrations behind shared_op_names, kept so that this library's
+  // declaration can take over when the library that registered first goes.
+  std::vector<OpRegistrationData> shared_ops;
+  bool loaded = false;
+  // Given to every kernel registration (and from there to every kernel
+  // instance); when the last reference goes the mapping is queued for
+  // dlclose (Note [Library unloading]).
+  std::shared_ptr<const void> owner;
+};
+
+struct OpLibraryAccess {
+  static OpLibrary Make(std::shared_ptr<LoadedLibrary> state) {
+    return OpLibrary(std::move(state));
+  }
+};
+
+}  // namespace internal
+
+namespace {
+
+using internal::LibraryMapping;
+using internal::LoadedLibrary;
+
+struct Loader {
+  mutex mu;
+  std::vector<std::shared_ptr<LoadedLibrary>> loaded OPKIT_GUARDED_BY(mu);
+};
+
+Loader& GetLoader() {
+  static Loader* loader = new Loader;
+  return *loader;
+}
+
+// Mappings whose last reference is gone, waiting for a stack that runs no
+// library code (the reference may have been dropped inside a kernel's
+// destructor).
+struct CloseQueue {
+  mutex mu;
+  std::vector<std::unique_ptr<LibraryMapping>> mappings OPKIT_GUARDED_BY(mu);
+};
+
+CloseQueue& GetCloseQueue() {
+  static CloseQueue* queue = new CloseQueue;
+  return *queue;
+}
+
+std::shared_ptr<const void> MakeOwner(void* handle, std::string path) {
+  auto* mapping = new LibraryMapping{handle, std::move(path)};
+  return std::shared_ptr<const void>(mapping, [](const void* p) {
+    auto* m = static_cast<LibraryMapping*>(const_cast<void*>(p));
+    CloseQueue& queue = GetCloseQueue();
+    mutex_lock lock(queue.mu);
+    queue.mappings.emplace_back(m);
+  });
+}
+
+size_t CloseQueued() {
+  std::vector<std::unique_ptr<LibraryMapping>> mappings;
+  {
+    CloseQueue& queue = GetCloseQueue();
+    mutex_lock lock(queue.mu);
+    mappings.swap(queue.mappings);
+  }
+  for (const auto& m : mappings) {
+    if (dlclose(m->handle) != 0) {
+      const char* err = dlerror();
+      LOG(WARNING) << "Closing op library '" << m->path
+                   << "' failed: " << (err ? err : "unknown error");
+    } else {
+      VLOG(1) << "Closed op library '" << m->path << "'";
+    }
+  }
+  return mappings.size();
+}
+
+Status LibraryError(const std::string& path, const Status& cause) {
+  return Status(cause.code(),
+                StrCat("Cannot load op library '", path, "': ",
+                       cause.message(),
+                       " The op and kernel registries are unchanged."));
+}
+
+// The path of the object that defines `address`, or "".
+std::string ObjectDefining(const void* address) {
+  Dl_info info;
+  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
+  return info.dli_fname;
+}
+
+std::string ObjectOfHandle(void* handle) {
+  struct link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
+      map->l_name == nullptr) {
+    return "";
+  }
+  return map->l_name;
+}
+
+Status CheckAbi(void* handle) {
+  dlerror();
+  const void* symbol = dlsym(handle, "opkit_abi_version");
+  if (symbol == nullptr || ObjectDefining(symbol) != ObjectOfHandle(handle)) {
+    return errors::InvalidArgument(
+        "it does not define opkit_abi_version, so it was not built against "
+        "opkit's headers (every op library includes opkit/framework/op.h or "
+        "op_kernel.h, or their tensorflow/ equivalents). Build it with "
+        "opkit_add_op_library() or `opkit-config --cflags --ldflags`.");
+  }
+  const unsigned version = *static_cast<const unsigned*>(symbol);
+  if (version != OPKIT_ABI_VERSION) {
+    return errors::InvalidArgument(
+        "it was built against opkit ABI version ", version,
+        ", but this opkit has ABI version ", OPKIT_ABI_VERSION,
+        ". Rebuild the library against this opkit's headers.");
+  }
+  return OkStatus();
+}
+
+// A private copy of `path`, for loading a new build of a file whose old
+// build is still mapped (dlopen would hand back the old mapping).
+Status CopyToPrivateFile(const std::string& path, const std::string& contents,
+                         std::string* copy) {
+  std::string dir = GetEnvVar("TMPDIR").value_or("/tmp");
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  std::string pattern = StrCat(dir, "/opkit-", base, "-XXXXXX");
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0) {
+    return errors::Internal("cannot create a private copy in ", dir,
+                            " to load a new build of a library whose old build "
+                            "is still in use; set TMPDIR to a writable folder");
+  }
+  close(fd);
+  *copy = name.data();
+  return WriteStringToFile(*copy, contents);
+}
+
+std::string KernelName(const KernelDef& def, const std::string& class_name,
+                       const RegistrationOrigin& origin) {
+  return StrCat("'", class_name.empty() ? def.op() : class_name, "' (",
+                origin.ToString(), ")");
+}
+
+std::string OverlapSummary(const KernelDef& a, const KernelDef& b) {
+  std::string out;
+  for (const auto& ca : a.constraint()) {
+    for (const auto& cb : b.constraint()) {
+      if (ca.name() != cb.name()) continue;
+      std::vector<std::string> common;
+      for (int t : ca.allowed_values().list().type()) {
+        const auto& other = cb.allowed_values().list().type();
+        if (std::find(other.begin(), other.end(), t) != other.end()) {
+          common.push_back(DataTypeString(static_cast<DataType>(t)));
+        }
+      }
+      if (common.empty()) continue;
+      out += StrCat(out.empty() ? "" : ", ", ca.name(), " in {",
+                StrJoin(common, ", "), "}");
+    }
+  }
+  return out.empty() ? "any attrs" : out;
+}
+
+// A kernel of the batch that would tie with a registered kernel (or another
+// kernel of the batch) for some node: the error TensorFlow gives only when
+// such a node runs, given at load time instead.
+Status CheckNoAmbiguity(const std::vector<PendingKernelRegistration>& batch,
+                        const KernelRegistry& kernels) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const KernelRegistration& k = batch[i].registration;
+    std::vector<KernelRegistration> others =
+        kernels.GetRegistrationsForOp(k.def.op());
+    for (size_t j = 0; j < i; ++j) {
+      if (batch[j].registration.def.op() == k.def.op()) {
+        others.push_back(batch[j].registration);
+      }
+    }
+    for (const KernelRegistration& e : others) {
+      if (e.def.device_type() != k.def.device_type() ||
+          e.def.label() != k.def.label() ||
+          e.def.priority() != k.def.priority() ||
+          !KernelConstraintsOverlap(k.def, e.def)) {
+        continue;
+      }
+      return errors::InvalidArgument(
+          "its kernel ", KernelName(k.def, k.kernel_class_name, k.origin),
+          " would make kernel selection ambiguous. Multiple OpKernel "
+          "registrations match NodeDef-s of op '", k.def.op(), "' on device '",
+          k.def.device_type(), "' with ", OverlapSummary(k.def, e.def), ": it and ",
+          KernelName(e.def, e.kernel_class_name, e.origin),
+          " both have label '", k.def.label(), "' and priority ",
+          k.def.priority(),
+          ". To replace the registered kernel, give the library's kernel a "
+          "higher priority (.Priority(", k.def.priority() + 1,
+          ") in its REGISTER_KERNEL_BUILDER); or unregister the registered "
+          "one first (KernelRegistry::Unregister(KernelFilter().Op(\"",
+          k.def.op(), "\").Device(\"", k.def.device_type(),
+          "\"))) and load the library again; or give it a distinct Label().");
+    }
+  }
+  return OkStatus();
+}
+
+// Runs the pending op factories. Ops already registered with an identical
+// OpDef go to `shared`; the rest to `fresh`.
+Status PrepareOps(PendingOpRegistrations pending, const std::string& library,
+                  const OpRegistry& ops, std::vector<OpRegistrationData>* fresh,
+                  std::vector<OpRegistrationData>* shared) {
+  for (PendingOpRegistration& p : pending) {
+    OpRegistrationData data;
+    Status s = p.factory ? p.factory(&data)
+                         : errors::InvalidArgument("no factory");
+    if (data.op_def.name().empty()) data.op_def.set_name(p.op_name);
+    data.origin = p.origin;
+    data.origin.library = library;
+    if (!s.ok()) {
+      return Status(s.code(), StrCat("op '", p.op_name, "' (",
+                                     p.origin.ToString(), "): ", s.message()));
+    }
+    const OpRegistrationData* existing = ops.LookUp(data.op_def.name());
+    if (existing == nullptr) {
+      fresh->push_back(std::move(data));
+      continue;
+    }
+    if (OpDefEqual(existing->op_def, data.op_def)) {
+      LOG(INFO) << "Op library '" << library << "' declares op '"
+                << data.op_def.name() << "' (" << p.origin.ToString()
+                << ") exactly as " << existing->origin.ToString()
+                << " already registered it; keeping the registered one.";
+      shared->push_back(std::move(data));
+      continue;
+    }
+    return errors::AlreadyExists(
+        "it declares op '", data.op_def.name(), "' (", p.origin.ToString(),
+        ") as ", SummarizeOpDef(data.op_def), ", but ",
+        existing->origin.ToString(), " already registered it as ",
+        SummarizeOpDef(existing->op_def),
+        ". Rename the library's op, or unload the library that registered "
+        "the other one first.");
+  }
+  return OkStatus();
+}
+
+// Puts back pending registrations that were not this library's (from a
+// plain dlopen() by someone else), so they stay pending.
+void RestoreStray(PendingOpRegistrations ops,
+                  std::vector<PendingKernelRegistration> kernels) {
+  for (PendingOpRegistration& op : ops) AddPendingOpRegistration(std::move(op));
+  for (PendingKernelRegistration& k : kernels) {
+    internal::AddPendingKernelRegistration(
+        std::move(k.registration.def), std::move(k.registration.kernel_class_name),
+        k.registration.factory, std::move(k.registration.origin));
+  }
+}
+
+// Loads `resolved` (whose bytes are `contents`); the loader's mutex is held.
+StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
+                                                    const std::string& contents) {
+  OpRegistry* ops = OpRegistry::Global();
+  KernelRegistry* kernels = KernelRegistry::Global();
+
+  // An older build of this file still mapped would be handed back by
+  // dlopen(); load the new one from a private copy instead.
+  std::string open_path = resolved;
+  std::string private_copy;
+  if (void* old = dlopen(resolved.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+    dlclose(old);
+    OPKIT_RETURN_IF_ERROR(CopyToPrivateFile(resolved, contents, &private_copy));
+    open_path = private_copy;
+    LOG(INFO) << "An earlier build of op library '" << resolved
+              << "' is still in use; loading this one from a private copy";
+  }
+
+  PendingOpRegistrations stray_ops = TakePendingOpRegistrations();
+  std::vector<PendingKernelRegistration> stray_kernels =
+      TakePendingKernelRegistrations();
+  dlerror();
+  void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  const char* dl_error = handle == nullptr ? dlerror() : nullptr;
+  if (!private_copy.empty()) unlink(private_copy.c_str());
+  // Whatever the library's initializers registered, it is taken now, so a
+  // failed load leaves nothing pending behind.
+  PendingOpRegistrations pending_ops = TakePendingOpRegistrations();
+  std::vector<PendingKernelRegistration> pending_kernels =
+      TakePendingKernelRegistrations();
+  RestoreStray(std::move(stray_ops), std::move(stray_kernels));
+  if (handle == nullptr) {
+    std::string reason = dl_error ? dl_error : "unknown dlopen error";
+    if (reason.find("undefined symbol") != std::string::npos) {
+      reason += StrCat(
+                ". A missing opkit symbol means the library was built against "
+                "another opkit version; otherwise link the library it comes "
+                "from, or put it on LD_LIBRARY_PATH.");
+    } else {
+      reason += StrCat(". Check that it is a shared library built for this "
+                         "machine, and that the libraries it needs are on the "
+                         "library path.");
+    }
+    return errors::InvalidArgument(reason);
+  }
+
+  auto lib = std::make_shared<LoadedLibrary>();
+  lib->path = resolved;
+  // From here on, dropping `owner` queues the close, on every path.
+  lib->owner = MakeOwner(handle, resolved);
+  OPKIT_RETURN_IF_ERROR(CheckAbi(handle));
+
+  std::vector<OpRegistrationData> fresh;
+  OPKIT_RETURN_IF_ERROR(
+      PrepareOps(std::move(pending_ops), resolved, *ops, &fresh, &lib->shared_ops));
+  for (PendingKernelRegistration& k : pending_kernels) {
+    k.registration.owner = lib->owner;
+  }
+
+  std::vector<OpDef> fresh_defs;
+  for (const OpRegistrationData& d : fresh) fresh_defs.push_back(d.op_def);
+  OPKIT_RETURN_IF_ERROR(ops->RegisterBatch(std::move(fresh)));
+  // The ops are in; from here a failure takes them out again.
+  Status s = CheckNoAmbiguity(pending_kernels, *kernels);
+  KernelList kernel_list;
+  for (const PendingKernelRegistration& k : pending_kernels) {
+    *kernel_list.add_kernel() = k.registration.def;
+  }
+  if (s.ok()) {
+    KernelBatchId batch = 0;
+    s = kernels->CommitPending(std::move(pending_kernels), resolved, &batch);
+  }
+  if (!s.ok()) {
+    Status rollback = ops->DeregisterLibrary(resolved);
+    if (!rollback.ok()) {
+      LOG(ERROR) << "Rolling back the ops of '" << resolved
+                 << "' failed: " << rollback;
+    }
+    return s;
+  }
+
+  for (OpDef& def : fresh_defs) *lib->op_list.add_op() = std::move(def);
+  for (const OpRegistrationData& d : lib->shared_ops) {
+    *lib->op_list.add_op() = d.op_def;
+    lib->shared_op_names.push_back(d.op_def.name());
+  }
+  lib->kernel_list = std::move(kernel_list);
+  lib->loaded = true;
+  LOG(INFO) << "Loaded op library '" << resolved << "': "
+            << lib->op_list.op_size() << " op(s), "
+            << lib->kernel_list.kernel_size() << " kernel(s)";
+  return lib;
+}
+
+}  // namespace
+
+const std::string& OpLibrary::path() const {
+  static const std::string* const kEmpty = new std::string();
+  return state_ ? state_->path : *kEmpty;
+}
+
+const OpList& OpLibrary::op_list() const {
+  return state_ ? state_->op_list : OpList::default_instance();
+}
+
+const KernelList& OpLibrary::kernel_list() const {
+  return state_ ? state_->kernel_list : KernelList::default_instance();
+}
+
+const std::vector<std::string>& OpLibrary::shared_op_names() const {
+  static const std::vector<std::string>* const kEmpty =
+      new std::vector<std::string>();
+  return state_ ? state_->shared_op_names : *kEmpty;
+}
+
+bool OpLibrary::loaded() const {
+  if (!state_) return false;
+  mutex_lock lock(GetLoader().mu);
+  return state_->loaded;
+}
+
+Status OpLibrary::Unload() {
+  if (!state_) {
+    return errors::FailedPrecondition(
+        "Unload() on an OpLibrary handle that names no library; use the "
+        "handle LoadOpLibrary returned");
+  }
+  Loader& loader = GetLoader();
+  mutex_lock lock(loader.mu);
+  LoadedLibrary& lib = *state_;
+  if (!lib.loaded) {
+    return errors::FailedPrecondition("Op library '", lib.path,
+                                      "' is already unloaded");
+  }
+  OpRegistry* ops = OpRegistry::Global();
+  OPKIT_RETURN_IF_ERROR(KernelRegistry::Global()->RemoveLibrary(lib.path));
+  std::vector<std::string> removed;
+  OPKIT_RETURN_IF_ERROR(ops->DeregisterLibrary(lib.path, &removed));
+  lib.loaded = false;
+  auto& all = loader.loaded;
+  all.erase(std::remove(all.begin(), all.end(), state_), all.end());
+
+  // Another loaded library that declared one of the removed ops identically
+  // keeps it registered, now under its own name.
+  for (const std::string& name : removed) {
+    for (const auto& other : all) {
+      auto it = std::find_if(
+          other->shared_ops.begin(), other->shared_ops.end(),
+          [&](const OpRegistrationData& d) { return d.op_def.name() == name; });
+      if (it == other->shared_ops.end()) continue;
+      Status s = ops->Register(*it);
+      if (s.ok()) {
+        LOG(INFO) << "Op '" << name << "' stays registered, now from '"
+                  << other->path << "'";
+        other->shared_ops.erase(it);
+      } else {
+        LOG(ERROR) << "Op '" << name << "' from '" << other->path
+                   << "' could not take over: " << s;
+      }
+      break;
+    }
+  }
+  // Their functions live in the library's code, which is about to go.
+  lib.shared_ops.clear();
+  lib.owner.reset();
+  CloseQueued();
+  LOG(INFO) << "Unloaded op library '" << lib.path << "'";
+  return OkStatus();
+}
+
+StatusOr<OpLibrary> LoadOpLibrary(const std::string& path) {
+  // The program's own registrations are committed before anything of the
+  // library can be pending (Note [Pending op registrations] in op.h).
+  OpRegistry::Global();
+  KernelRegistry::Global();
+
+  Loader& loader = GetLoader();
+  mutex_lock lock(loader.mu);
+  CloseQueued();
+  if (path.empty()) {
+    return errors::InvalidArgument(
+        "LoadOpLibrary needs the path of a shared library; got an empty path");
+  }
+  if (!FileExists(path)) {
+    return errors::NotFound("Cannot load op library '", path,
+                            "': no such file. Check the path (relative paths "
+                            "are taken from the current directory).");
+  }
+  std::string resolved;
+  OPKIT_RETURN_IF_ERROR(RealPath(path, &resolved));
+  std::string contents;
+  Status read = ReadFileToString(resolved, &contents);
+  if (!read.ok()) return LibraryError(path, read);
+  const uint64_t hash = internal::HashBytes(contents, 0);
+
+  for (const auto& lib : loader.loaded) {
+    if (lib->path == resolved) {
+      if (lib->content_hash != hash || lib->content_size != contents.size()) {
+        LOG(WARNING) << "Op library '" << resolved
+                     << "' changed on disk since it was loaded; the loaded "
+                        "build stays. Unload() it and load it again to use "
+                        "the new build.";
+      }
+      return internal::OpLibraryAccess::Make(lib);
+    }
+  }
+  for (const auto& lib : loader.loaded) {
+    if (lib->content_hash == hash && lib->content_size == contents.size()) {
+      LOG(INFO) << "Op library '" << resolved << "' has the same contents as '"
+                << lib->path << "', which is loaded; using that one";
+      return internal::OpLibraryAccess::Make(lib);
+    }
+  }
+
+  StatusOr<std::shared_ptr<LoadedLibrary>> lib = LoadLocked(resolved, contents);
+  if (!lib.ok()) {
+    CloseQueued();
+    return LibraryError(path, lib.status());
+  }
+  (*lib)->content_hash = hash;
+  (*lib)->content_size = contents.size();
+  loader.loaded.push_back(*lib);
+  return internal::OpLibraryAccess::Make(*std::move(lib));
+}
+
+std::vector<OpLibrary> LoadedOpLibraries() {
+  Loader& loader = GetLoader();
+  mutex_lock lock(loader.mu);
+  std::vector<OpLibrary> out;
+  for (const auto& lib : loader.loaded) {
+    out.push_back(internal::OpLibraryAccess::Make(lib));
+  }
+  return out;
+}
+
+size_t CloseUnusedOpLibraries() {
+  mutex_lock lock(GetLoader().mu);
+  return CloseQueued();
+}
+
+}  // namespace opkit

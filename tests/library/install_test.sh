@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs opkit into a scratch prefix, then builds an op library against
+# the installed package three ways (find_package + opkit_add_op_library,
+# the installed opkit-config, pkg-config) and loads each.
+#   install_test.sh BUILD_DIR SOURCE_DIR LOAD_AND_RUN
+set -euo pipefail
+build=$1 src=$2 load_and_run=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+
+# 1. CMake package.
+mkdir "$work/consumer"
+cp "$src/tests/library/plugins/value_op.cc" "$work/consumer/"
+cat > "$work/consumer/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(consumer LANGUAGES CXX)
+find_package(opkit REQUIRED)
+opkit_add_op_library(value SOURCES value_op.cc)
+target_compile_definitions(value PRIVATE LIBTEST_RESULT=42)
+CMAKE
+cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log"
+cmake --build "$work/consumer/build" > "$work/build.log"
+"$load_and_run" "$work/consumer/build/value.so" LibTestValue 42
+
+# 2. The installed opkit-config.
+# shellcheck disable=SC2046
+g++ -shared -DLIBTEST_RESULT=43 "$src/tests/library/plugins/value_op.cc" \
+  -o "$work/value_config.so" $("$prefix/bin/opkit-config" --cflags --ldflags)
+"$load_and_run" "$work/value_config.so" LibTestValue 43
+
+# 3. pkg-config.
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046
+g++ -shared -fPIC -DLIBTEST_RESULT=44 "$src/tests/library/plugins/value_op.cc" \
+  -o "$work/value_pc.so" $(pkg-config --cflags --libs opkit)
+"$load_and_run" "$work/value_pc.so" LibTestValue 44

@@ -1,0 +1,32 @@
+// A tiny op library for the loader tests: op LibTestValue returns the int32
+// scalar LIBTEST_RESULT (a compile definition), so two builds of this one source
+// tell which build ran. The op name can be changed with OP_NAME.
+#include "opkit/framework/op.h"
+#include "opkit/framework/op_kernel.h"
+#include "opkit/framework/common_shape_fns.h"
+
+#ifndef LIBTEST_RESULT
+#define LIBTEST_RESULT 1
+#endif
+#ifndef OP_NAME
+#define OP_NAME "LibTestValue"
+#endif
+
+namespace {
+
+class ValueOp : public opkit::OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(opkit::OpKernelContext* ctx) override {
+    opkit::Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, opkit::TensorShape({}), &out));
+    out->scalar<opkit::int32>()() = LIBTEST_RESULT;
+  }
+};
+
+}  // namespace
+
+REGISTER_OP(OP_NAME)
+    .Output("value: int32")
+    .SetShapeFn(opkit::shape_inference::ScalarShape);
+REGISTER_KERNEL_BUILDER(Name(OP_NAME).Device(opkit::DEVICE_CPU), ValueOp);
