@@ -200,6 +200,15 @@ void OpKernelConstruction::CtxFailureWithWarning(const char* file, int line,
 OpKernel::OpKernel(OpKernelConstruction* context)
     : props_(context->props()),
       library_owner_(context->library_owner()) {
+  // Note [Inline kernel types]
+  num_inputs_ = static_cast<int>(props_->input_types.size());
+  num_outputs_ = static_cast<int>(props_->output_types.size());
+  for (int i = 0; i < kInlineTypes && i < num_inputs_; ++i) {
+    inline_input_types_[i] = props_->input_types[i];
+  }
+  for (int i = 0; i < kInlineTypes && i < num_outputs_; ++i) {
+    inline_output_types_[i] = props_->output_types[i];
+  }
   NameRangeMap inputs;
   NameRangeMap outputs;
   Status s = NameRangesForNode(AttrSlice(props_->node_def), props_->op_def,
@@ -239,12 +248,12 @@ OpKernel::OpKernel(OpKernelConstruction* context)
 
 OpKernel::~OpKernel() = default;
 
-DataType OpKernel::input_type(int i) const {
+DataType OpKernel::InputTypeSlow(int i) const {
   if (i < 0 || i >= num_inputs()) return DT_INVALID;
   return props_->input_types[i];
 }
 
-DataType OpKernel::output_type(int i) const {
+DataType OpKernel::OutputTypeSlow(int i) const {
   if (i < 0 || i >= num_outputs()) return DT_INVALID;
   return props_->output_types[i];
 }
@@ -409,6 +418,7 @@ OpKernelContext::OpKernelContext(Params* params) : params_(params) {
   for (int i = 0; i < num_inputs_; ++i) {
     const TensorValue& value = (*params_->inputs)[i];
     if (value.tensor == nullptr) {
+      if (params_->allow_missing_inputs) continue;
       status_ = errors::InvalidArgument(
           "Input ", i, " of ", FormatNodeDefForError(kernel->def()),
           " has no tensor (null TensorValue::tensor)");
@@ -657,6 +667,36 @@ Status OpKernelContext::mutable_input(std::string_view name, Tensor* tensor,
   return OkStatus();
 }
 
+mutex* OpKernelContext::input_ref_mutex(int index) {
+  if (index < 0 || index >= num_inputs_ ||
+      (*params_->inputs)[index].tensor == nullptr) {
+    InputIndexError("input_ref_mutex", index).IgnoreError();
+    return nullptr;
+  }
+  const TensorValue& value = (*params_->inputs)[index];
+  if (!value.is_ref()) {
+    Misuse(errors::Internal("input_ref_mutex(", index, "): input ", index,
+                            " of kernel ", op_kernel().name(),
+                            " is not a Ref input"))
+        .IgnoreError();
+    return nullptr;
+  }
+  return value.mutex_if_ref;
+}
+
+void OpKernelContext::replace_ref_input(int index, const Tensor& tensor,
+                                        bool lock_held) {
+  mutex* mu = input_ref_mutex(index);
+  if (mu == nullptr) return;
+  Tensor* target = (*params_->inputs)[index].tensor;
+  if (lock_held) {
+    *target = tensor;
+  } else {
+    mutex_lock l(*mu);
+    *target = tensor;
+  }
+}
+
 // --- Outputs -----------------------------------------------------------------
 
 DataType OpKernelContext::expected_output_dtype(int index) const {
@@ -883,6 +923,66 @@ Status OpKernelContext::forward_input_or_allocate_output(
   return allocate_output(output_index, output_shape, output);
 }
 
+void OpKernelContext::set_output_ref(int index, mutex* mu,
+                                     Tensor* tensor_for_ref) {
+  if (!CheckOutputIndex("set_output_ref", index).ok()) return;
+  const DataType expected = op_kernel().output_type(index);
+  if (!IsRefType(expected)) {
+    Misuse(errors::Internal("set_output_ref: output ", index, " of kernel ",
+                            op_kernel().name(), " is not a Ref output (",
+                            DataTypeString(expected), "); use set_output()"))
+        .IgnoreError();
+    return;
+  }
+  if (mu == nullptr || tensor_for_ref == nullptr) {
+    Misuse(errors::Internal("set_output_ref: output ", index, " of kernel ",
+                            op_kernel().name(),
+                            " was given a null mutex or tensor"))
+        .IgnoreError();
+    return;
+  }
+  OutputSlot& slot = outputs_[index];
+  if (slot.set) {
+    Misuse(errors::Internal("set_output_ref: output ", index, " of kernel ",
+                            op_kernel().name(), " is already set"))
+        .IgnoreError();
+    return;
+  }
+  // An uninitialized variable's tensor may still be a placeholder of another
+  // dtype; only a real value must match.
+  if (tensor_for_ref->IsInitialized() &&
+      tensor_for_ref->dtype() != RemoveRefType(expected)) {
+    Misuse(errors::Internal("set_output_ref: output ", index, " of kernel ",
+                            op_kernel().name(), " must refer to a ",
+                            DataTypeString(RemoveRefType(expected)),
+                            " tensor, but a ",
+                            DataTypeString(tensor_for_ref->dtype()),
+                            " tensor was given"))
+        .IgnoreError();
+    return;
+  }
+  slot.ref_mu = mu;
+  slot.ref = tensor_for_ref;
+  slot.set = true;
+}
+
+void OpKernelContext::forward_ref_input_to_ref_output(int input_index,
+                                                      int output_index) {
+  mutex* mu = input_ref_mutex(input_index);
+  if (mu == nullptr) return;
+  set_output_ref(output_index, mu, (*params_->inputs)[input_index].tensor);
+}
+
+bool OpKernelContext::output_is_ref(int index) const {
+  return index >= 0 && index < num_outputs_ && outputs_[index].set &&
+         outputs_[index].ref != nullptr;
+}
+
+TensorValue OpKernelContext::output_ref(int index) const {
+  if (!output_is_ref(index)) return TensorValue();
+  return TensorValue(outputs_[index].ref_mu, outputs_[index].ref);
+}
+
 Tensor* OpKernelContext::mutable_output(int index) {
   if (!CheckOutputIndex("mutable_output", index).ok()) return nullptr;
   OutputSlot& slot = outputs_[index];
@@ -904,6 +1004,16 @@ Status OpKernelContext::release_output(int index, Tensor* out) {
     return errors::Internal("release_output(", index, "): output ", index,
                             " of kernel ", op_kernel().name(),
                             " was never set");
+  }
+  if (slot.ref != nullptr) {
+    // A ref output read as a value: a copy sharing the buffer, taken under
+    // the ref's lock so that it sees a whole assignment.
+    mutex_lock l(*slot.ref_mu);
+    *out = *slot.ref;
+    slot.set = false;
+    slot.ref = nullptr;
+    slot.ref_mu = nullptr;
+    return OkStatus();
   }
   *out = std::move(slot.tensor);
   slot.set = false;
@@ -1072,4 +1182,50 @@ OpKernelRegistrar::OpKernelRegistrar(bool should_register,
 }
 
 }  // namespace kernel_factory
+// ---------------------------------------------------------------------------
+// CancellationManager
+
+CancellationManager::CancellationManager() = default;
+CancellationManager::~CancellationManager() = default;
+
+CancellationToken CancellationManager::get_cancellation_token() {
+  mutex_lock l(mu_);
+  return next_token_++;
+}
+
+bool CancellationManager::RegisterCallback(CancellationToken token,
+                                           std::function<void()> callback) {
+  mutex_lock l(mu_);
+  if (cancelled_) return false;
+  callbacks_.emplace_back(token, std::move(callback));
+  return true;
+}
+
+bool CancellationManager::DeregisterCallback(CancellationToken token) {
+  mutex_lock l(mu_);
+  for (auto it = callbacks_.begin(); it != callbacks_.end(); ++it) {
+    if (it->first == token) {
+      callbacks_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void CancellationManager::StartCancel() {
+  std::vector<std::pair<CancellationToken, std::function<void()>>> callbacks;
+  {
+    mutex_lock l(mu_);
+    if (cancelled_) return;
+    cancelled_ = true;
+    callbacks.swap(callbacks_);
+  }
+  for (auto& entry : callbacks) entry.second();
+}
+
+bool CancellationManager::IsCancelled() const {
+  mutex_lock l(mu_);
+  return cancelled_;
+}
+
 }  // namespace opkit

@@ -46,6 +46,7 @@
 #include <string>
 #include <string_view>
 
+#include "opkit/core/abi.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
@@ -106,11 +107,21 @@ class OPKIT_EXPORT OpKernel {
   }
   const std::shared_ptr<const NodeProperties>& props() const { return props_; }
 
-  int num_inputs() const { return static_cast<int>(input_types().size()); }
-  int num_outputs() const { return static_cast<int>(output_types().size()); }
+  int num_inputs() const { return num_inputs_; }
+  int num_outputs() const { return num_outputs_; }
   // DT_INVALID for an index out of range.
-  DataType input_type(int i) const;
-  DataType output_type(int i) const;
+  DataType input_type(int i) const {
+    if (i >= 0 && i < kInlineTypes && i < num_inputs_) {
+      return inline_input_types_[i];
+    }
+    return InputTypeSlow(i);
+  }
+  DataType output_type(int i) const {
+    if (i >= 0 && i < kInlineTypes && i < num_outputs_) {
+      return inline_output_types_[i];
+    }
+    return OutputTypeSlow(i);
+  }
   const DataTypeVector& input_types() const { return props_->input_types; }
   const DataTypeVector& output_types() const { return props_->output_types; }
 
@@ -159,6 +170,20 @@ class OPKIT_EXPORT OpKernel {
   // the library synchronously from that call; it defers the close (e.g. to
   // Unload() or a later point on another stack).
   std::shared_ptr<const void> library_owner_;
+
+  // Note [Inline kernel types]
+  // The counts and the first few input/output types, copied out of props_
+  // at construction: a runtime checks them on every call, and reading them
+  // here touches the kernel object the call uses anyway instead of two more
+  // heap blocks (a graph step over many nodes otherwise pays cache misses
+  // for them).
+  static constexpr int kInlineTypes = 4;
+  DataType InputTypeSlow(int i) const;
+  DataType OutputTypeSlow(int i) const;
+  int num_inputs_ = 0;
+  int num_outputs_ = 0;
+  DataType inline_input_types_[kInlineTypes] = {};
+  DataType inline_output_types_[kInlineTypes] = {};
 };
 
 // A kernel that finishes later: ComputeAsync() starts the work and returns;

@@ -43,6 +43,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "opkit/core/export.h"
@@ -195,6 +196,57 @@ class OPKIT_EXPORT OpOutputList {
   int stop_ = 0;
 };
 
+// Note [Step cancellation]
+// A step (one Session::Run) owns a CancellationManager. An async kernel that
+// waits registers a callback with a token; when the step fails (another node
+// errs) the executor calls StartCancel(), which runs every registered callback
+// once so that the waiting kernel can finish early (with any status; the
+// step already has its error). Thread-safe.
+//
+//   CancellationToken t = cm->get_cancellation_token();
+//   if (!cm->RegisterCallback(t, [&] { waiter.Cancel(); })) {
+//     // Already cancelled: finish now.
+//   }
+//   ... later, when the work is done: cm->DeregisterCallback(t);
+using CancellationToken = int64_t;
+
+class OPKIT_EXPORT CancellationManager {
+ public:
+  CancellationManager();
+  ~CancellationManager();
+  CancellationManager(const CancellationManager&) = delete;
+  CancellationManager& operator=(const CancellationManager&) = delete;
+
+  // A fresh token for RegisterCallback.
+  CancellationToken get_cancellation_token();
+  // Registers `callback` under `token`; false (nothing registered) when
+  // cancellation has already started, in which case the caller must cancel
+  // itself.
+  bool RegisterCallback(CancellationToken token, std::function<void()> callback);
+  // Removes the callback; true if it was still registered (so it will not
+  // run), false if it ran or is running (the caller may have to wait for
+  // its effects).
+  bool DeregisterCallback(CancellationToken token);
+  // Runs every registered callback once (outside the lock); later calls do
+  // nothing.
+  void StartCancel();
+  bool IsCancelled() const;
+
+ private:
+  mutable mutex mu_;
+  bool cancelled_ OPKIT_GUARDED_BY(mu_) = false;
+  CancellationToken next_token_ OPKIT_GUARDED_BY(mu_) = 0;
+  std::vector<std::pair<CancellationToken, std::function<void()>>> callbacks_
+      OPKIT_GUARDED_BY(mu_);
+};
+
+// Where a call runs in a graph with v1 control flow (Enter/Exit/NextIteration):
+// the frame instance (0 for the root frame) and the iteration in it.
+struct FrameAndIter {
+  int64_t frame_id = 0;
+  int64_t iter_id = 0;
+};
+
 class OPKIT_EXPORT OpKernelContext {
  public:
   // What the runtime supplies for one call. Everything is borrowed and must
@@ -230,6 +282,18 @@ class OPKIT_EXPORT OpKernelContext {
     // buffer at all. A runtime that passes tensors its caller still owns
     // (without copies that would make the buffers shared) sets it false.
     bool forward_inputs = true;
+
+    // --- Graph execution (set by the executor; eager leaves the defaults) ---
+    // Whether some input of this call is dead (v1 control flow). Only
+    // kernels for control-flow ops (Merge) run with dead inputs.
+    bool is_input_dead = false;
+    // When true, an input whose TensorValue::tensor is null is accepted and
+    // reads as absent (has_input() false): how Merge sees its dead inputs.
+    bool allow_missing_inputs = false;
+    // The frame and iteration of the call (0/0 outside loops).
+    FrameAndIter frame_iter;
+    // The step's cancellation manager; null when the runtime has none.
+    CancellationManager* cancellation_manager = nullptr;
   };
 
   // Borrows `params` for the context's lifetime. Checks the inputs against
@@ -300,6 +364,26 @@ class OPKIT_EXPORT OpKernelContext {
   Tensor mutable_input(int index, bool lock_held);
   Status mutable_input(std::string_view name, Tensor* tensor, bool lock_held);
 
+  // The mutex guarding Ref input `index`; null (recorded as an error) for a
+  // non-ref input or an index out of range.
+  mutex* input_ref_mutex(int index);
+  // Makes Ref input `index` refer to a new value: assigns `tensor` (sharing
+  // its buffer) to the tensor the ref points at, under the ref's mutex unless
+  // `lock_held`. What Assign does when the shapes differ or the ref is
+  // uninitialized. A non-ref input or bad index is recorded.
+  void replace_ref_input(int index, const Tensor& tensor, bool lock_held);
+
+  // --- Graph execution ------------------------------------------------------
+
+  // Whether some input of the call is dead (Params::is_input_dead).
+  bool is_input_dead() const { return params_->is_input_dead; }
+  // Frame and iteration of the call (Params::frame_iter).
+  FrameAndIter frame_iter() const { return params_->frame_iter; }
+  // The step's cancellation manager, or null.
+  CancellationManager* cancellation_manager() const {
+    return params_->cancellation_manager;
+  }
+
   // --- Outputs ------------------------------------------------------------
 
   int num_outputs() const { return num_outputs_; }
@@ -363,6 +447,21 @@ class OPKIT_EXPORT OpKernelContext {
                                           Tensor** output,
                                           int* forwarded_input = nullptr);
 
+  // Makes Ref output `index` refer to `*tensor_for_ref`, guarded by `mu`
+  // (both borrowed; they must outlive every use of the output — normally a
+  // variable in a ResourceMgr). An index out of range, a non-ref output, a
+  // dtype other than the output's base type, or an output already set is an
+  // error recorded here.
+  void set_output_ref(int index, mutex* mu, Tensor* tensor_for_ref);
+  // Makes Ref output `output_index` the same ref as Ref input `input_index`
+  // (what Assign, RefEnter, RefSwitch do). Errors are recorded.
+  void forward_ref_input_to_ref_output(int input_index, int output_index);
+  // Whether output `index` was set as a ref (set_output_ref).
+  bool output_is_ref(int index) const;
+  // For the runtime: the ref held by output `index` (mutex and tensor), or
+  // an empty TensorValue when it is not a ref output that has been set.
+  TensorValue output_ref(int index) const;
+
   // Output `index` if it has been set or allocated, else nullptr (out of
   // range: nullptr, recorded).
   Tensor* mutable_output(int index);
@@ -405,6 +504,9 @@ class OPKIT_EXPORT OpKernelContext {
   struct OutputSlot {
     Tensor tensor;
     bool set = false;
+    // For a ref output (set_output_ref): what it refers to.
+    mutex* ref_mu = nullptr;
+    Tensor* ref = nullptr;
   };
 
   // Records `s` (SetStatus) and returns it.

@@ -248,6 +248,11 @@ class OpKernelTest : public ::testing::Test {
               .Input("r: Ref(float)")
               .Input("v: float")
               .Output("o: float"));
+    AddOp(OpDefBuilder("RefOut")
+              .Input("r: Ref(float)")
+              .Input("v: float")
+              .Output("o: Ref(float)")
+              .Output("p: float"));
     AddOp(OpDefBuilder("MacroScale")
               .Attr("T: {float, int32, double}")
               .Input("x: T")
@@ -258,6 +263,7 @@ class OpKernelTest : public ::testing::Test {
     RegisterKernel<AddFloatKernel>("Add", "AddKernel");
     RegisterKernel<AsyncKernel>("Async", "AsyncKernel");
     RegisterKernel<FnKernel>("RefOp", "FnKernel");
+    RegisterKernel<FnKernel>("RefOut", "FnKernel");
   }
 
   void TearDown() override { g_compute = nullptr; }
@@ -1240,6 +1246,153 @@ TEST_F(OpKernelTest, GlobalCreateOpKernelReportsUnknownOps) {
               StatusIs(error::NOT_FOUND,
                        HasSubstr("OpkitTestOpThatDoesNotExist")));
   EXPECT_EQ(kernel, nullptr);
+}
+
+// --- Graph-execution additions: ref outputs, missing inputs, frames,
+// cancellation, inline kernel types ---------------------------------------
+
+TEST_F(OpKernelTest, RefOutputs) {
+  NodeDef node;
+  node.set_name("ref_out");
+  node.set_op("RefOut");
+  node.add_input("r");
+  node.add_input("v");
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(Create(node, &kernel), IsOk());
+  EXPECT_EQ(kernel->output_type(0), DT_FLOAT_REF);
+
+  mutex mu;
+  Tensor var = Floats({1, 2});
+  Tensor v = Floats({5});
+  std::vector<TensorValue> values = {TensorValue(&mu, &var), TensorValue(&v)};
+  OpKernelContext::Params params;
+  params.op_kernel = kernel.get();
+  params.inputs = &values;
+  {
+    OpKernelContext ctx(&params);
+    ASSERT_THAT(ctx.status(), IsOk());
+    EXPECT_EQ(ctx.input_ref_mutex(0), &mu);
+    ctx.forward_ref_input_to_ref_output(0, 0);
+    ASSERT_THAT(ctx.status(), IsOk());
+    EXPECT_TRUE(ctx.output_is_ref(0));
+    EXPECT_EQ(ctx.output_ref(0).tensor, &var);
+    EXPECT_EQ(ctx.output_ref(0).mutex_if_ref, &mu);
+    EXPECT_FALSE(ctx.output_is_ref(1));
+    EXPECT_EQ(ctx.output_ref(1).tensor, nullptr);
+    // replace_ref_input changes what the ref points at.
+    ctx.replace_ref_input(0, v, /*lock_held=*/false);
+    EXPECT_TRUE(var.SharesBufferWith(v));
+    // Reading the ref output as a value copies the current tensor.
+    Tensor read;
+    ASSERT_THAT(ctx.release_output(0, &read), IsOk());
+    EXPECT_TRUE(read.SharesBufferWith(v));
+    EXPECT_FALSE(ctx.output_is_ref(0));
+  }
+  {
+    OpKernelContext ctx(&params);
+    ctx.set_output_ref(1, &mu, &var);  // Not a Ref output.
+    EXPECT_THAT(ctx.status(),
+                StatusIs(error::INTERNAL, HasSubstr("is not a Ref output")));
+  }
+  {
+    OpKernelContext ctx(&params);
+    ctx.set_output_ref(0, nullptr, &var);
+    EXPECT_THAT(ctx.status(), StatusIs(error::INTERNAL, HasSubstr("null")));
+  }
+  {
+    OpKernelContext ctx(&params);
+    Tensor ints(DT_INT32, TensorShape({1}));
+    ctx.set_output_ref(0, &mu, &ints);
+    EXPECT_THAT(ctx.status(), StatusIs(error::INTERNAL, HasSubstr("int32")));
+  }
+  {
+    OpKernelContext ctx(&params);
+    ctx.set_output_ref(0, &mu, &var);
+    ctx.set_output_ref(0, &mu, &var);
+    EXPECT_THAT(ctx.status(), StatusIs(error::INTERNAL, HasSubstr("already set")));
+    ctx.set_output_ref(5, &mu, &var);
+  }
+  {
+    OpKernelContext ctx(&params);
+    // A Ref output cannot be allocated or set as a value.
+    ctx.set_output(0, v);
+    EXPECT_FALSE(ctx.status().ok());
+  }
+  {
+    OpKernelContext ctx(&params);
+    EXPECT_EQ(ctx.input_ref_mutex(1), nullptr);
+    EXPECT_THAT(ctx.status(), StatusIs(error::INTERNAL, HasSubstr("not a Ref")));
+    ctx.replace_ref_input(7, v, false);
+    ctx.forward_ref_input_to_ref_output(1, 0);
+    EXPECT_FALSE(ctx.output_is_ref(0));
+  }
+}
+
+TEST_F(OpKernelTest, MissingInputsOnlyWhenTheRuntimeAllowsThem) {
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(Create(AddNode(), &kernel), IsOk());
+  Tensor x = Floats({1});
+  std::vector<TensorValue> values = {TensorValue(), TensorValue(&x)};
+  OpKernelContext::Params params;
+  params.op_kernel = kernel.get();
+  params.inputs = &values;
+  {
+    OpKernelContext ctx(&params);
+    EXPECT_THAT(ctx.status(),
+                StatusIs(error::INVALID_ARGUMENT, HasSubstr("has no tensor")));
+  }
+  params.allow_missing_inputs = true;
+  params.is_input_dead = true;
+  params.frame_iter = FrameAndIter{2, 9};
+  OpKernelContext ctx(&params);
+  EXPECT_THAT(ctx.status(), IsOk());
+  EXPECT_FALSE(ctx.has_input(0));
+  EXPECT_TRUE(ctx.has_input(1));
+  EXPECT_TRUE(ctx.is_input_dead());
+  EXPECT_EQ(ctx.frame_iter().frame_id, 2);
+  EXPECT_EQ(ctx.frame_iter().iter_id, 9);
+  EXPECT_EQ(ctx.cancellation_manager(), nullptr);
+  // Reading the missing input is a recorded misuse, not a crash.
+  EXPECT_FALSE(ctx.input(0).IsInitialized());
+  EXPECT_FALSE(ctx.status().ok());
+}
+
+TEST(CancellationManagerTest, RunsCallbacksOnceAndRefusesLateOnes) {
+  CancellationManager cm;
+  int ran = 0;
+  const CancellationToken a = cm.get_cancellation_token();
+  const CancellationToken b = cm.get_cancellation_token();
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(cm.RegisterCallback(a, [&] { ++ran; }));
+  EXPECT_TRUE(cm.RegisterCallback(b, [&] { ran += 10; }));
+  EXPECT_TRUE(cm.DeregisterCallback(b));
+  EXPECT_FALSE(cm.DeregisterCallback(b));
+  EXPECT_FALSE(cm.IsCancelled());
+  cm.StartCancel();
+  cm.StartCancel();
+  EXPECT_TRUE(cm.IsCancelled());
+  EXPECT_EQ(ran, 1);
+  EXPECT_FALSE(cm.RegisterCallback(cm.get_cancellation_token(), [&] { ++ran; }));
+  EXPECT_FALSE(cm.DeregisterCallback(a));
+  EXPECT_EQ(ran, 1);
+}
+
+TEST_F(OpKernelTest, TypesBeyondTheInlineOnes) {
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(Create(FnNode(6, DT_INT32, {DT_BOOL, DT_DOUBLE}), &kernel), IsOk());
+  EXPECT_EQ(kernel->num_inputs(), 9);
+  EXPECT_EQ(kernel->num_outputs(), 7);
+  EXPECT_EQ(kernel->input_type(0), DT_INT32);
+  EXPECT_EQ(kernel->input_type(5), DT_INT32);
+  EXPECT_EQ(kernel->input_type(6), DT_BOOL);
+  EXPECT_EQ(kernel->input_type(7), DT_DOUBLE);
+  EXPECT_EQ(kernel->input_type(8), DT_FLOAT);
+  EXPECT_EQ(kernel->input_type(9), DT_INVALID);
+  EXPECT_EQ(kernel->input_type(-1), DT_INVALID);
+  EXPECT_EQ(kernel->output_type(3), DT_INT32);
+  EXPECT_EQ(kernel->output_type(6), DT_FLOAT);
+  EXPECT_EQ(kernel->output_type(7), DT_INVALID);
+  EXPECT_EQ(kernel->input_types().size(), 9u);
 }
 
 }  // namespace

@@ -1,0 +1,157 @@
+// Session: graph, placement and executors per signature.
+#include "opkit/runtime/session.h"
+
+#include <utility>
+
+#include "opkit/core/errors.h"
+#include "opkit/core/threadpool.h"
+#include "opkit/framework/device.h"
+#include "opkit/framework/op_registry.h"
+#include "opkit/graph/graph.h"
+#include "opkit/graph/placer.h"
+
+namespace opkit {
+
+Session::Session(const SessionOptions& options) : options_(options) {}
+Session::~Session() = default;
+
+StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
+  if (options.inter_op_threads < 0 || options.intra_op_threads < 0) {
+    return errors::InvalidArgument(
+        "SessionOptions thread counts must not be negative (inter_op_threads=",
+        options.inter_op_threads, ", intra_op_threads=",
+        options.intra_op_threads, ")");
+  }
+  std::unique_ptr<Session> session(new Session(options));
+  OPKIT_ASSIGN_OR_RETURN(
+      session->device_,
+      CpuDevice::Create("/job:localhost/replica:0/task:0/device:CPU:0",
+                        options.intra_op_threads));
+  if (options.inter_op_threads > 1) {
+    session->inter_op_pool_ = std::make_unique<ThreadPool>(
+        "opkit_session_inter_op", options.inter_op_threads);
+  }
+  return session;
+}
+
+StatusOr<std::shared_ptr<const Graph>> Session::BuildGraph(
+    const GraphDef& def) const {
+  OPKIT_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph,
+                         Graph::Create(def, options_.op_registry));
+  PlacerOptions placer;
+  placer.allow_soft_placement = options_.allow_soft_placement;
+  placer.kernel_registry = options_.kernel_registry;
+  OPKIT_RETURN_IF_ERROR(PlaceGraph(graph.get(), {device_.get()}, placer));
+  return std::shared_ptr<const Graph>(std::move(graph));
+}
+
+Status Session::Create(const GraphDef& graph) {
+  {
+    mutex_lock l(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    if (graph_ != nullptr) {
+      return errors::AlreadyExists(
+          "A Graph has already been created for this session; use Extend to "
+          "add nodes");
+    }
+  }
+  return Extend(graph);
+}
+
+Status Session::Extend(const GraphDef& graph) {
+  mutex_lock l(mu_);
+  if (closed_) return errors::FailedPrecondition("Session has been closed.");
+  GraphDef combined = graph_def_;
+  for (const NodeDef& node : graph.node()) *combined.add_node() = node;
+  if (graph.has_versions() && !combined.has_versions()) {
+    *combined.mutable_versions() = graph.versions();
+  }
+  OPKIT_ASSIGN_OR_RETURN(std::shared_ptr<const Graph> built,
+                         BuildGraph(combined));
+  graph_def_ = std::move(combined);
+  graph_ = std::move(built);
+  executors_.clear();
+  return OkStatus();
+}
+
+Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                    const std::vector<std::string>& output_tensor_names,
+                    const std::vector<std::string>& target_node_names,
+                    std::vector<Tensor>* outputs) {
+  return Run(RunOptions(), inputs, output_tensor_names, target_node_names,
+             outputs, nullptr);
+}
+
+Status Session::Run(const RunOptions& run_options,
+                    const std::vector<std::pair<std::string, Tensor>>& inputs,
+                    const std::vector<std::string>& output_tensor_names,
+                    const std::vector<std::string>& target_node_names,
+                    std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
+  if (outputs == nullptr) {
+    return errors::InvalidArgument("Session::Run was given a null outputs");
+  }
+  ExecutorSignature sig;
+  std::vector<Tensor> feeds;
+  feeds.reserve(inputs.size());
+  std::string key;
+  for (const auto& in : inputs) {
+    sig.feeds.push_back(in.first);
+    feeds.push_back(in.second);
+    key += StrCat("<", in.first.size(), ":", in.first);
+  }
+  key += "|";
+  for (const std::string& f : output_tensor_names) {
+    sig.fetches.push_back(f);
+    key += StrCat(">", f.size(), ":", f);
+  }
+  key += "|";
+  for (const std::string& t : target_node_names) {
+    sig.targets.push_back(t);
+    key += StrCat("^", t.size(), ":", t);
+  }
+
+  std::shared_ptr<Executor> executor;
+  int64_t step_id = 0;
+  {
+    mutex_lock l(mu_);
+    if (closed_) return errors::FailedPrecondition("Session has been closed.");
+    if (graph_ == nullptr) {
+      return errors::FailedPrecondition(
+          "Session was not created with a graph before Run()!");
+    }
+    step_id = next_step_id_++;
+    auto it = executors_.find(key);
+    if (it != executors_.end()) {
+      executor = it->second;
+    } else {
+      ExecutorOptions eo;
+      eo.inter_op_threads = options_.inter_op_threads;
+      eo.inter_op_pool = inter_op_pool_.get();
+      eo.kernel_registry = options_.kernel_registry;
+      OPKIT_ASSIGN_OR_RETURN(
+          std::unique_ptr<Executor> created,
+          Executor::Create(graph_, {device_.get()}, sig, eo));
+      executor = std::move(created);
+      executors_.emplace(key, executor);
+    }
+  }
+  ExecutorRunArgs args;
+  args.step_id = step_id;
+  std::vector<NodeExecStats> stats;
+  if (run_options.collect_step_stats && run_metadata != nullptr) {
+    args.stats = &stats;
+  }
+  Status s = executor->Run(args, feeds, outputs);
+  if (run_metadata != nullptr) run_metadata->step_stats = std::move(stats);
+  return s;
+}
+
+Status Session::Close() {
+  mutex_lock l(mu_);
+  closed_ = true;
+  executors_.clear();
+  graph_.reset();
+  return OkStatus();
+}
+
+}  // namespace opkit
