@@ -111,6 +111,19 @@ Status WindowedOutputSize(InferenceContext* c, DimensionHandle input_size,
         "Explicit padding must be nonnegative, but got ", padding_before,
         " and ", padding_after);
   }
+  // Where the output size is the input size whatever it is, the output is
+  // the input's own dimension, so that later functions know they are equal
+  // (TensorFlow's arithmetic on handles gives the same).
+  if (stride == 1) {
+    const bool unit_window = filter == 1;
+    const bool no_padding = padding_type == Padding::VALID ||
+                            (padding_type == Padding::EXPLICIT &&
+                             padding_before == 0 && padding_after == 0);
+    if (padding_type == Padding::SAME || (unit_window && no_padding)) {
+      *output_size = input_size;
+      return OkStatus();
+    }
+  }
   if (!c->ValueKnown(input_size)) {
     *output_size = c->UnknownDim();
     return OkStatus();
@@ -317,7 +330,8 @@ Status Conv2DShapeImpl(InferenceContext* c, bool supports_explicit_padding) {
 }
 
 // Shared by MaxPool and AvgPool; `op` names the op in messages.
-Status PoolShape(InferenceContext* c, const char* op, bool pool_depth) {
+Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
+                 bool supports_explicit_padding = false) {
   Format format;
   OPKIT_RETURN_IF_ERROR(GetDataFormat(c, &format));
   ShapeHandle input_shape;
@@ -353,22 +367,34 @@ Status PoolShape(InferenceContext* c, const char* op, bool pool_depth) {
 
   Padding padding;
   OPKIT_RETURN_IF_ERROR(GetPadding(c, &padding));
-  if (padding == Padding::EXPLICIT) {
+  std::vector<int64> explicit_paddings;
+  if (supports_explicit_padding) {
+    Status s = c->GetAttr("explicit_paddings", &explicit_paddings);
+    if (!s.ok() && !errors::IsNotFound(s)) return s;
+    OPKIT_RETURN_IF_ERROR(
+        CheckValidPadding(padding, explicit_paddings, format));
+  } else if (padding == Padding::EXPLICIT) {
     return errors::InvalidArgument(op,
                                    " does not support EXPLICIT padding; use "
                                    "SAME or VALID");
   }
+  // Only read for EXPLICIT, where CheckValidPadding vouched for 8 values
+  // (and zero for the depth pair).
+  auto pad = [&](int dim, int side) -> int64_t {
+    return padding == Padding::EXPLICIT ? explicit_paddings[2 * dim + side]
+                                        : -1;
+  };
   DimensionHandle out_rows, out_cols;
-  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(
-      c, in_rows, static_cast<int64_t>(ksize[idx.h]), strides[idx.h], padding,
-      &out_rows));
-  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(
-      c, in_cols, static_cast<int64_t>(ksize[idx.w]), strides[idx.w], padding,
-      &out_cols));
+  OPKIT_RETURN_IF_ERROR(WindowedOutputSize(
+      c, in_rows, ksize[idx.h], /*dilation_rate=*/1, strides[idx.h], padding,
+      pad(idx.h, 0), pad(idx.h, 1), &out_rows));
+  OPKIT_RETURN_IF_ERROR(WindowedOutputSize(
+      c, in_cols, ksize[idx.w], /*dilation_rate=*/1, strides[idx.w], padding,
+      pad(idx.w, 0), pad(idx.w, 1), &out_cols));
   if (pool_depth) {
-    OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeFromDims(
-        c, depth, static_cast<int64_t>(ksize[idx.c]), strides[idx.c], padding,
-        &depth));
+    OPKIT_RETURN_IF_ERROR(WindowedOutputSize(
+        c, depth, ksize[idx.c], /*dilation_rate=*/1, strides[idx.c], padding,
+        pad(idx.c, 0), pad(idx.c, 1), &depth));
   }
   c->set_output(0,
                 MakeShapeFromFormat(c, format, batch, out_rows, out_cols, depth));
@@ -490,6 +516,25 @@ Status KnownElements(InferenceContext* c, ShapeHandle s, int64_t* known,
       return errors::InvalidArgument("The number of elements of shape ",
                                      c->DebugString(s), " overflows int64");
     }
+  }
+  return OkStatus();
+}
+
+// The rank and channel dimension of a batch-norm input in `data_format`.
+Status BatchNormLayout(const std::string& data_format, int* rank,
+                       int* channel) {
+  if (data_format == "NHWC") {
+    *rank = 4, *channel = 3;
+  } else if (data_format == "NCHW") {
+    *rank = 4, *channel = 1;
+  } else if (data_format == "NDHWC") {
+    *rank = 5, *channel = 4;
+  } else if (data_format == "NCDHW") {
+    *rank = 5, *channel = 1;
+  } else {
+    return errors::InvalidArgument(
+        "Invalid data format string: ", data_format,
+        " (use 'NHWC', 'NCHW', 'NDHWC' or 'NCDHW')");
   }
   return OkStatus();
 }
@@ -829,6 +874,92 @@ Status MaxPoolShape(InferenceContext* c) {
 
 Status AvgPoolShape(InferenceContext* c) {
   return PoolShape(c, "AvgPool", /*pool_depth=*/false);
+}
+
+Status MaxPoolShapeWithExplicitPadding(InferenceContext* c) {
+  return PoolShape(c, "MaxPool", /*pool_depth=*/true,
+                   /*supports_explicit_padding=*/true);
+}
+
+Status FusedBatchNormShape(InferenceContext* c) {
+  std::string data_format;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("data_format", &data_format));
+  int rank, channel;
+  OPKIT_RETURN_IF_ERROR(BatchNormLayout(data_format, &rank, &channel));
+  ShapeHandle x;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &x));
+  bool is_training;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
+  float exponential_avg_factor;
+  if (!c->GetAttr("exponential_avg_factor", &exponential_avg_factor).ok()) {
+    exponential_avg_factor = 1.0f;
+  }
+  // Training with a factor of 1 ignores the running mean and variance, so
+  // only scale and offset constrain the channels then.
+  const int num_vectors =
+      (is_training && exponential_avg_factor == 1.0f) ? 3 : 5;
+  if (c->num_inputs() < num_vectors || c->num_outputs() < 5) {
+    return errors::InvalidArgument(
+        "A FusedBatchNorm op needs at least ", num_vectors,
+        " inputs and 5 outputs, but has ", c->num_inputs(), " and ",
+        c->num_outputs());
+  }
+  DimensionHandle channels = c->Dim(x, channel);
+  for (int i = 1; i < num_vectors; ++i) {
+    ShapeHandle vec;
+    OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &vec));
+    OPKIT_RETURN_IF_ERROR(c->Merge(channels, c->Dim(vec, 0), &channels));
+  }
+  ShapeHandle y;
+  OPKIT_RETURN_IF_ERROR(c->ReplaceDim(x, channel, channels, &y));
+  c->set_output(0, y);
+  ShapeHandle vector = c->Vector(channels);
+  for (int i = 1; i <= 4; ++i) c->set_output(i, vector);
+  return OkStatus();
+}
+
+Status FusedBatchNormV3Shape(InferenceContext* c) {
+  OPKIT_RETURN_IF_ERROR(FusedBatchNormShape(c));
+  if (c->num_outputs() < 6) {
+    return errors::InvalidArgument(
+        "FusedBatchNormV3 needs 6 outputs, but the op has ", c->num_outputs());
+  }
+  c->set_output(5, c->UnknownShape());
+  return OkStatus();
+}
+
+Status FusedBatchNormGradShape(InferenceContext* c) {
+  std::string data_format;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("data_format", &data_format));
+  int rank, channel;
+  OPKIT_RETURN_IF_ERROR(BatchNormLayout(data_format, &rank, &channel));
+  if (c->num_inputs() < 5 || c->num_outputs() < 5) {
+    return errors::InvalidArgument(
+        "A FusedBatchNormGrad op needs at least 5 inputs and 5 outputs, but "
+        "has ",
+        c->num_inputs(), " and ", c->num_outputs());
+  }
+  ShapeHandle y_backprop, x;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &y_backprop));
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), rank, &x));
+  DimensionHandle channels;
+  OPKIT_RETURN_IF_ERROR(
+      c->Merge(c->Dim(y_backprop, channel), c->Dim(x, channel), &channels));
+  // scale, reserve_space_1 (mean), reserve_space_2 (variance).
+  for (int i = 2; i < 5; ++i) {
+    ShapeHandle vec;
+    OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &vec));
+    OPKIT_RETURN_IF_ERROR(c->Merge(channels, c->Dim(vec, 0), &channels));
+  }
+  ShapeHandle x_backprop;
+  OPKIT_RETURN_IF_ERROR(
+      c->ReplaceDim(y_backprop, channel, channels, &x_backprop));
+  c->set_output(0, x_backprop);
+  c->set_output(1, c->Vector(channels));
+  c->set_output(2, c->Vector(channels));
+  c->set_output(3, c->Vector(0));
+  c->set_output(4, c->Vector(0));
+  return OkStatus();
 }
 
 Status ReshapeShape(InferenceContext* c) {

@@ -143,6 +143,31 @@ OPKIT_EXPORT Status Conv2DShapeWithExplicitPadding(InferenceContext* c);
 OPKIT_EXPORT Status MaxPoolShape(InferenceContext* c);
 OPKIT_EXPORT Status AvgPoolShape(InferenceContext* c);
 
+// MaxPoolShape that also takes padding EXPLICIT, with a list(int) attr
+// explicit_paddings of 8 values (pairs per dimension in data_format order,
+// zero for N and C): "explicit_paddings attribute must contain 8 values, but
+// got: 2". Empty explicit_paddings are required for SAME/VALID. data_format
+// NCHW_VECT_C is rejected ("Invalid data format string").
+OPKIT_EXPORT Status MaxPoolShapeWithExplicitPadding(InferenceContext* c);
+
+// FusedBatchNorm (and V2): x of rank 4 (5 for data_format "NDHWC"/"NCDHW"),
+// then the rank-1 scale and offset, and the rank-1 mean and variance too
+// unless training with plain batch statistics (bool attr is_training true
+// and float attr exponential_avg_factor, when present, 1); each vector's length merges with x's channel
+// dimension. Output 0 is x with that channel dimension; outputs 1-4 are
+// vectors of it. "Invalid data format string: NCHW_VECT_C" for another
+// format.
+OPKIT_EXPORT Status FusedBatchNormShape(InferenceContext* c);
+// FusedBatchNormV3: FusedBatchNormShape, and output 5 (reserve_space_3) of
+// unknown shape.
+OPKIT_EXPORT Status FusedBatchNormV3Shape(InferenceContext* c);
+// FusedBatchNormGrad (and V2/V3): inputs y_backprop and x of rank 4 (5 for
+// 3-D formats) whose channel dimensions merge with each other and with the
+// lengths of the rank-1 scale, reserve_space_1 and reserve_space_2. Output 0 is
+// y_backprop's shape with the merged channel dimension, outputs 1 and 2
+// vectors of the channels, outputs 3 and 4 empty vectors ([0]).
+OPKIT_EXPORT Status FusedBatchNormGradShape(InferenceContext* c);
+
 // Reshape(tensor, shape): the output shape is read from input 1 (constant
 // value, or what is known of it), with at most one -1 inferred from the
 // element count of input 0. InvalidArgument when known element counts differ

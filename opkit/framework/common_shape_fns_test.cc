@@ -196,6 +196,70 @@ const OpRegistry& TestOps() {
     };
     add(pool("MaxPool", MaxPoolShape));
     add(pool("AvgPool", AvgPoolShape));
+    add(std::move(pool("MaxPoolExplicit", MaxPoolShapeWithExplicitPadding)
+                      .Attr("explicit_paddings: list(int) = []")));
+    add(std::move(OpDefBuilder("FusedBatchNorm")
+                      .Input("x: T")
+                      .Input("scale: T")
+                      .Input("offset: T")
+                      .Input("mean: T")
+                      .Input("variance: T")
+                      .Output("y: T")
+                      .Output("batch_mean: T")
+                      .Output("batch_variance: T")
+                      .Output("reserve_space_1: T")
+                      .Output("reserve_space_2: T")
+                      .Attr("T: {float}")
+                      .Attr("epsilon: float = 0.0001")
+                      .Attr("data_format: string = 'NHWC'")
+                      .Attr("is_training: bool = true")
+                      .SetShapeFn(FusedBatchNormShape)));
+    add(std::move(OpDefBuilder("FusedBatchNormV3")
+                      .Input("x: T")
+                      .Input("scale: U")
+                      .Input("offset: U")
+                      .Input("mean: U")
+                      .Input("variance: U")
+                      .Output("y: T")
+                      .Output("batch_mean: U")
+                      .Output("batch_variance: U")
+                      .Output("reserve_space_1: U")
+                      .Output("reserve_space_2: U")
+                      .Output("reserve_space_3: U")
+                      .Attr("T: {half, bfloat16, float}")
+                      .Attr("U: {float} = DT_FLOAT")
+                      .Attr("epsilon: float = 0.0001")
+                      .Attr("exponential_avg_factor: float = 1.0")
+                      .Attr("data_format: string = 'NHWC'")
+                      .Attr("is_training: bool = true")
+                      .SetShapeFn(FusedBatchNormV3Shape)));
+    add(std::move(OpDefBuilder("FusedBatchNormGrad")
+                      .Input("y_backprop: T")
+                      .Input("x: T")
+                      .Input("scale: T")
+                      .Input("reserve_space_1: T")
+                      .Input("reserve_space_2: T")
+                      .Output("x_backprop: T")
+                      .Output("scale_backprop: T")
+                      .Output("offset_backprop: T")
+                      .Output("reserve_space_3: T")
+                      .Output("reserve_space_4: T")
+                      .Attr("T: {float}")
+                      .Attr("epsilon: float = 0.0001")
+                      .Attr("data_format: string = 'NHWC'")
+                      .Attr("is_training: bool = true")
+                      .SetShapeFn(FusedBatchNormGradShape)));
+    // Declares fewer outputs than the function sets: refused, not a crash.
+    add(std::move(OpDefBuilder("FusedBatchNormTooFewOutputs")
+                      .Input("x: float")
+                      .Input("scale: float")
+                      .Input("offset: float")
+                      .Input("mean: float")
+                      .Input("variance: float")
+                      .Output("y: float")
+                      .Attr("data_format: string = 'NHWC'")
+                      .Attr("is_training: bool = false")
+                      .SetShapeFn(FusedBatchNormShape)));
     add(std::move(OpDefBuilder("Reshape")
                       .Input("tensor: T")
                       .Input("shape: Tshape")
@@ -773,6 +837,99 @@ TEST_F(CommonShapeFnsConvTest, HugeDimensions) {
                      "[?,9223372036854775807,1,1];[8589934592,1,1,1]");
 }
 
+TEST_F(CommonShapeFnsTest, MaxPoolWithExplicitPadding) {
+  auto pool = [this](const std::string& padding,
+                     std::vector<int64> explicit_paddings) {
+    Op("MaxPoolExplicit");
+    Attr("padding", padding);
+    Attr("ksize", std::vector<int32>{1, 2, 2, 1});
+    Attr("strides", std::vector<int32>{1, 2, 2, 1});
+    Attr("explicit_paddings", explicit_paddings);
+  };
+  pool("EXPLICIT", {0, 0, 1, 1, 0, 2, 0, 0});
+  EXPECT_EQ(Infer("[1,4,4,3]"), "[1,3,3,3]");
+  EXPECT_EQ(Infer("[?,4,?,3]"), "[?,3,?,3]");
+  pool("VALID", {});
+  EXPECT_EQ(Infer("[1,4,4,3]"), "[1,2,2,3]");
+  pool("EXPLICIT", {0, 0, 1, 1});
+  EXPECT_INFER_ERROR(
+      "explicit_paddings attribute must contain 8 values, but got: 4",
+      "[1,4,4,3]");
+  pool("EXPLICIT", {0, 0, 1, 1, -1, 0, 0, 0});
+  EXPECT_INFER_ERROR("but element 4 is -1", "[1,4,4,3]");
+  pool("EXPLICIT", {0, 0, 1, 1, 0, 0, 0, 1});
+  EXPECT_INFER_ERROR("Nonzero explicit padding in the batch or depth",
+                     "[1,4,4,3]");
+  pool("SAME", {0, 0, 1, 1, 0, 0, 0, 0});
+  EXPECT_INFER_ERROR("explicit_paddings attribute must be empty", "[1,4,4,3]");
+  pool("EXPLICIT", {0, 0, std::numeric_limits<int64>::max(), 1, 0, 0, 0, 0});
+  EXPECT_INFER_ERROR("overflow", "[1,4,4,3]");
+  pool("EXPLICIT", {0, 0, 0, 0, 0, 0, 0, 0});
+  Attr("data_format", "NCHW");
+  Attr("ksize", std::vector<int32>{1, 1, 2, 2});
+  Attr("strides", std::vector<int32>{1, 1, 2, 2});
+  EXPECT_EQ(Infer("[1,3,4,6]"), "[1,3,2,3]");
+}
+
+TEST_F(CommonShapeFnsTest, FusedBatchNorm) {
+  Op("FusedBatchNorm");
+  Attr("is_training", false);
+  EXPECT_EQ(Infer("[2,4,4,3];[3];[3];[3];[3]"), "[2,4,4,3];[3];[3];[3];[3]");
+  EXPECT_EQ(Infer("[2,4,4,?];[?];[?];[?];[3]"), "[2,4,4,3];[3];[3];[3];[3]");
+  EXPECT_EQ(Infer("?;?;?;?;?"), "[?,?,?,?];[?];[?];[?];[?]");
+  EXPECT_INFER_ERROR("Shape must be rank 4 but is rank 2", "[2,3];[3];[3];[3];[3]");
+  EXPECT_INFER_ERROR("Dimensions must be equal, but are 3 and 2",
+                     "[2,4,4,3];[3];[3];[3];[2]");
+  // Training (factor 1 by default) reads only scale and offset.
+  Op("FusedBatchNorm");
+  EXPECT_EQ(Infer("[2,4,4,3];[3];[3];[0];[0]"), "[2,4,4,3];[3];[3];[3];[3]");
+  Op("FusedBatchNorm");
+  Attr("data_format", "NCHW");
+  EXPECT_EQ(Infer("[2,3,4,5];[?];[3];[3];[3]"), "[2,3,4,5];[3];[3];[3];[3]");
+  Attr("data_format", "NDHWC");
+  EXPECT_EQ(Infer("[2,3,4,5,6];[6];[6];[6];[6]"),
+            "[2,3,4,5,6];[6];[6];[6];[6]");
+  EXPECT_INFER_ERROR("Shape must be rank 5 but is rank 4",
+                     "[2,3,4,5];[3];[3];[3];[3]");
+  Attr("data_format", "NCDHW");
+  EXPECT_EQ(Infer("[2,3,4,5,6];[3];[3];[3];[3]"),
+            "[2,3,4,5,6];[3];[3];[3];[3]");
+  Attr("data_format", "NCHW_VECT_C");
+  EXPECT_INFER_ERROR("Invalid data format string: NCHW_VECT_C",
+                     "[2,3,4,5];[3];[3];[3];[3]");
+  Op("FusedBatchNormTooFewOutputs");
+  EXPECT_INFER_ERROR("needs at least 5 inputs and 5 outputs",
+                     "[2,4,4,3];[3];[3];[3];[3]");
+}
+
+TEST_F(CommonShapeFnsTest, FusedBatchNormV3) {
+  Op("FusedBatchNormV3");
+  Attr("U", DT_FLOAT);
+  Attr("is_training", false);
+  EXPECT_EQ(Infer("[2,4,4,3];[3];[3];[3];[3]"), "[2,4,4,3];[3];[3];[3];[3];?");
+  // A running-average factor makes training read mean and variance too.
+  Attr("is_training", true);
+  Attr("exponential_avg_factor", 0.5f);
+  EXPECT_INFER_ERROR("Dimensions must be equal, but are 3 and 0",
+                     "[2,4,4,3];[3];[3];[0];[0]");
+  Attr("exponential_avg_factor", 1.0f);
+  EXPECT_EQ(Infer("[2,4,4,3];[3];[3];[0];[0]"), "[2,4,4,3];[3];[3];[3];[3];?");
+}
+
+TEST_F(CommonShapeFnsTest, FusedBatchNormGrad) {
+  Op("FusedBatchNormGrad");
+  EXPECT_EQ(Infer("[2,4,4,3];[2,4,4,3];[3];[3];[3]"),
+            "[2,4,4,3];[3];[3];[0];[0]");
+  EXPECT_EQ(Infer("[2,4,4,?];[2,4,4,?];[?];[?];[3]"),
+            "[2,4,4,3];[3];[3];[0];[0]");
+  EXPECT_INFER_ERROR("Dimensions must be equal, but are 3 and 4",
+                     "[2,4,4,3];[2,4,4,4];[3];[3];[3]");
+  EXPECT_INFER_ERROR("Shape must be rank 1 but is rank 0",
+                     "[2,4,4,3];[2,4,4,3];[3];[];[3]");
+  Attr("data_format", "NCHW");
+  EXPECT_EQ(Infer("[2,3,4,4];?;[3];[3];[3]"), "[2,3,4,4];[3];[3];[0];[0]");
+}
+
 class CommonShapeFnsPoolTest : public CommonShapeFnsTest {
  protected:
   void Pool(const char* op, const std::string& padding,
@@ -1061,7 +1218,12 @@ TEST(CommonShapeFnsHandlesTest, ConvAndPool) {
   INFER_OK(op, "[?,4,4,?]", "[d0_0,2,2,d0_3]");
   op.name = "MaxPool";
   op.node_def.set_op("MaxPool");
-  INFER_OK(op, "[?,4,4,3]", "[d0_0,2,2,3]");
+  // A depth window of 1 at stride 1 keeps the input's depth handle, as
+  // TensorFlow's dimension arithmetic does.
+  INFER_OK(op, "[?,4,4,3]", "[d0_0,2,2,d0_3]");
+  AddNodeAttr("padding", "SAME", &op.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 1, 1}, &op.node_def);
+  INFER_OK(op, "[?,4,?,3]", "[d0_0,d0_1,d0_2,d0_3]");
 }
 
 }  // namespace

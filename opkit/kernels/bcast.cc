@@ -30,8 +30,8 @@ BCast::BCast(const TensorShape& x, const TensorShape& y) {
       return;
     }
   }
-  // Each output dim is one of the inputs' dims, so the element count is at
-  // most the larger input's: building the shape cannot overflow.
+  // [n,1] and [1,m] broadcast to n*m elements, which may not fit in int64:
+  // such shapes are reported as not broadcastable rather than overflowing.
   valid_ = TensorShape::BuildTensorShape(out_, &output_shape_).ok();
 }
 

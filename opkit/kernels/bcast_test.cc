@@ -34,5 +34,12 @@ TEST(BCastTest, Incompatible) {
   EXPECT_FALSE(BCast(TensorShape({2}), TensorShape({3})).valid());
 }
 
+TEST(BCastTest, OutputTooLargeIsInvalid) {
+  // Each input is representable; the broadcast, 2^80 elements, is not.
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_FALSE(BCast(TensorShape({big, 1}), TensorShape({1, big})).valid());
+  EXPECT_TRUE(BCast(TensorShape({big, 1}), TensorShape({1, 0})).valid());
+}
+
 }  // namespace
 }  // namespace opkit

@@ -1,0 +1,365 @@
+// Conv2D on CPU: NHWC input [N,H,W,C], HWIO filter [FH,FW,C/groups,O];
+// SAME, VALID or EXPLICIT padding, strides and dilations over H and W,
+// grouped convolution when C is a multiple of the filter's input depth.
+// NCHW is refused with TensorFlow's Unimplemented message, as TensorFlow's
+// CPU kernel does (an empty output is still produced without complaint).
+//
+// Method: im2col + one Eigen contraction per chunk of output positions. Each
+// output position's receptive field (FH x FW x C/groups values, zeros where
+// it hangs over the padding) is one row of a patch matrix; that matrix
+// times the filter seen as a [FH*FW*C/groups, O/groups] matrix is the
+// output. The patch matrix is built for a bounded number of rows at a time
+// so that memory stays at a few MB whatever the image size. When the input
+// already is the patch matrix (1x1 filter with stride 1 and no padding, or
+// a filter as large as the unpadded image) it is used as it is.
+//
+// Arithmetic type: float for half and bfloat16 (converted while building
+// the patches, so long sums do not lose precision), unsigned 32-bit for
+// int32 (so that overflow wraps instead of being undefined), the type itself
+// otherwise.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "opkit/framework/op_kernel.h"
+#include "opkit/framework/op_requires.h"
+#include "opkit/framework/register_types.h"
+#include "opkit/kernels/ops_util.h"
+
+namespace opkit {
+namespace {
+
+template <typename T>
+using ComputeType = std::conditional_t<
+    std::is_same_v<T, double>, double,
+    std::conditional_t<std::is_same_v<T, int32>, uint32_t, float>>;
+
+// How many patch-matrix elements to build at once (16 MB of float).
+constexpr int64_t kMaxPatchElements = int64_t{1} << 22;
+
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+
+// Everything Compute needs to know about one call.
+struct ConvDims {
+  int64_t batch, in_rows, in_cols, in_depth;
+  int64_t filter_rows, filter_cols, patch_depth, out_depth;
+  int64_t stride_rows, stride_cols, dilation_rows, dilation_cols;
+  int64_t out_rows, out_cols;
+  int64_t pad_top, pad_left;
+  int64_t groups;
+};
+
+template <typename T>
+class Conv2DOp : public OpKernel {
+ public:
+  explicit Conv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dilations", &dilations_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &strides_));
+    std::string padding;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
+    OP_REQUIRES_OK(ctx,
+                   shape_inference::GetPaddingFromString(padding, &padding_));
+    if (ctx->HasAttr("explicit_paddings")) {
+      std::vector<int64> explicit_paddings;
+      OP_REQUIRES_OK(ctx,
+                     ctx->GetAttr("explicit_paddings", &explicit_paddings));
+      explicit_paddings_.assign(explicit_paddings.begin(),
+                                explicit_paddings.end());
+    }
+    std::string data_format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+    OP_REQUIRES(ctx, FormatFromString(data_format, &format_),
+                errors::InvalidArgument("Invalid data format: '", data_format,
+                                        "'; use 'NHWC' or 'NCHW'"));
+    OP_REQUIRES(ctx, dilations_.size() == 4,
+                errors::InvalidArgument("Sliding window dilations field must "
+                                        "specify 4 dimensions, got ",
+                                        dilations_.size()));
+    OP_REQUIRES(ctx, strides_.size() == 4,
+                errors::InvalidArgument("Sliding window strides field must "
+                                        "specify 4 dimensions, got ",
+                                        strides_.size()));
+    const int n = FormatDimIndex(format_, 'N');
+    const int c = FormatDimIndex(format_, 'C');
+    const int h = FormatDimIndex(format_, 'H');
+    const int w = FormatDimIndex(format_, 'W');
+    OP_REQUIRES(ctx, strides_[n] == 1 && strides_[c] == 1,
+                errors::InvalidArgument(
+                    "Current implementation does not yet support strides in "
+                    "the batch and depth dimensions."));
+    OP_REQUIRES(ctx, strides_[h] > 0 && strides_[w] > 0,
+                errors::InvalidArgument(
+                    "Row and column strides should be larger than 0."));
+    OP_REQUIRES(ctx, dilations_[n] == 1 && dilations_[c] == 1,
+                errors::InvalidArgument(
+                    "Current implementation does not yet support dilations "
+                    "in the batch and depth dimensions."));
+    OP_REQUIRES(ctx, dilations_[h] > 0 && dilations_[w] > 0,
+                errors::InvalidArgument(
+                    "Dilated rates should be larger than 0."));
+    OP_REQUIRES_OK(ctx,
+                   CheckValidPadding(padding_, explicit_paddings_, format_));
+    for (int64_t p : explicit_paddings_) {
+      OP_REQUIRES(ctx, p <= kIntMax,
+                  errors::InvalidArgument("explicit padding ", p,
+                                          " is too large; the limit is ",
+                                          kIntMax));
+    }
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& filter = ctx->input(1);
+    ConvDims d;
+    OP_REQUIRES_OK(ctx, ComputeDims(input, filter, &d));
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, ShapeFromFormat(format_, d.batch, d.out_rows,
+                                        d.out_cols, d.out_depth, &out_shape));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &output));
+    if (output->NumElements() == 0) return;
+    OP_REQUIRES(ctx, format_ == TensorFormat::kNHWC,
+                errors::Unimplemented(
+                    "The Conv2D op currently only supports the NHWC tensor "
+                    "format on the CPU. The op was given the format: ",
+                    ToString(format_)));
+    Convolve(ctx, d, input, filter, output);
+  }
+
+ private:
+  using CT = ComputeType<T>;
+  using Matrix = Eigen::TensorMap<Eigen::Tensor<CT, 2, Eigen::RowMajor,
+                                                Eigen::DenseIndex>,
+                                  Eigen::Unaligned>;
+  using ConstMatrix =
+      Eigen::TensorMap<Eigen::Tensor<const CT, 2, Eigen::RowMajor,
+                                     Eigen::DenseIndex>,
+                       Eigen::Unaligned>;
+
+  Status ComputeDims(const Tensor& input, const Tensor& filter,
+                     ConvDims* d) const {
+    if (input.dims() != 4) {
+      return errors::InvalidArgument("input must be 4-dimensional: ",
+                                     input.shape().DebugString());
+    }
+    if (filter.dims() != 4) {
+      return errors::InvalidArgument("filter must be 4-dimensional: ",
+                                     filter.shape().DebugString());
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (filter.dim_size(i) > kIntMax) {
+        return errors::InvalidArgument("filter too large: ",
+                                       filter.shape().DebugString());
+      }
+    }
+    const int h = FormatDimIndex(format_, 'H');
+    const int w = FormatDimIndex(format_, 'W');
+    d->batch = input.dim_size(FormatDimIndex(format_, 'N'));
+    d->in_rows = input.dim_size(h);
+    d->in_cols = input.dim_size(w);
+    d->in_depth = input.dim_size(FormatDimIndex(format_, 'C'));
+    d->filter_rows = filter.dim_size(0);
+    d->filter_cols = filter.dim_size(1);
+    d->patch_depth = filter.dim_size(2);
+    d->out_depth = filter.dim_size(3);
+    if (d->patch_depth <= 0) {
+      return errors::InvalidArgument(
+          "filter depth must be strictly positive, got ", d->patch_depth,
+          " in filter shape ", filter.shape().DebugString());
+    }
+    if (d->in_depth % d->patch_depth != 0) {
+      return errors::InvalidArgument(
+          "input depth must be evenly divisible by filter depth: ",
+          d->in_depth, " vs ", d->patch_depth);
+    }
+    d->groups = d->in_depth / d->patch_depth;
+    if (d->groups > 0 && d->out_depth % d->groups != 0) {
+      return errors::InvalidArgument(
+          "output depth must be evenly divisible by number of groups: ",
+          d->out_depth, " vs ", d->groups);
+    }
+    d->stride_rows = strides_[h];
+    d->stride_cols = strides_[w];
+    d->dilation_rows = dilations_[h];
+    d->dilation_cols = dilations_[w];
+    int64_t pad_bottom = 0, pad_right = 0;
+    d->pad_top = d->pad_left = 0;
+    if (padding_ == Padding::EXPLICIT) {
+      d->pad_top = explicit_paddings_[2 * h];
+      pad_bottom = explicit_paddings_[2 * h + 1];
+      d->pad_left = explicit_paddings_[2 * w];
+      pad_right = explicit_paddings_[2 * w + 1];
+    }
+    OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+        d->in_rows, d->filter_rows, d->dilation_rows, d->stride_rows, padding_,
+        &d->out_rows, &d->pad_top, &pad_bottom));
+    OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+        d->in_cols, d->filter_cols, d->dilation_cols, d->stride_cols, padding_,
+        &d->out_cols, &d->pad_left, &pad_right));
+    return OkStatus();
+  }
+
+  // Requires NHWC, a non-empty output and ComputeDims' checks.
+  void Convolve(OpKernelContext* ctx, const ConvDims& d, const Tensor& input,
+                const Tensor& filter, Tensor* output) {
+    const auto& device = ctx->eigen_device<Eigen::ThreadPoolDevice>();
+    const int64_t positions = d.batch * d.out_rows * d.out_cols;
+    const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+    T* out = output->flat<T>().data();
+    if (k == 0 || d.groups == 0) {
+      // An empty window, or an input without channels: every output is an
+      // empty sum.
+      std::fill(out, out + output->NumElements(), T(0));
+      return;
+    }
+    const int64_t group_out = d.out_depth / d.groups;
+    const T* in = input.flat<T>().data();
+
+    constexpr bool kSameType = std::is_same_v<T, CT>;
+    if constexpr (kSameType) {
+      if (d.groups == 1 && InputIsPatchMatrix(d)) {
+        ConstMatrix patches(in, positions, k);
+        ConstMatrix f(filter.flat<T>().data(), k, d.out_depth);
+        Matrix result(out, positions, d.out_depth);
+        result.device(device) = patches.contract(f, ContractDims());
+        return;
+      }
+    }
+
+    // The filter of each group as a contiguous [k, group_out] matrix in CT.
+    std::vector<CT> filter_ct;
+    const CT* filter_data = nullptr;
+    if (kSameType && d.groups == 1) {
+      filter_data = reinterpret_cast<const CT*>(filter.flat<T>().data());
+    } else {
+      filter_ct.resize(static_cast<size_t>(k * d.out_depth));
+      const T* f = filter.flat<T>().data();
+      for (int64_t g = 0; g < d.groups; ++g) {
+        CT* dst = filter_ct.data() + g * k * group_out;
+        for (int64_t r = 0; r < k; ++r) {
+          for (int64_t o = 0; o < group_out; ++o) {
+            dst[r * group_out + o] =
+                static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
+          }
+        }
+      }
+      filter_data = filter_ct.data();
+    }
+
+    const int64_t chunk_rows =
+        std::max<int64_t>(1, std::min(positions, kMaxPatchElements / k));
+    std::vector<CT> patches(static_cast<size_t>(chunk_rows * k));
+    // Results land in `out` directly unless they need converting or
+    // scattering into a group's columns.
+    const bool direct = kSameType && d.groups == 1;
+    std::vector<CT> result_buf;
+    if (!direct) result_buf.resize(static_cast<size_t>(chunk_rows * group_out));
+
+    for (int64_t p0 = 0; p0 < positions; p0 += chunk_rows) {
+      const int64_t rows = std::min(chunk_rows, positions - p0);
+      for (int64_t g = 0; g < d.groups; ++g) {
+        BuildPatches(ctx, d, in, p0, rows, g * d.patch_depth, patches.data());
+        ConstMatrix patch_matrix(patches.data(), rows, k);
+        ConstMatrix f(filter_data + g * k * group_out, k, group_out);
+        if (direct) {
+          Matrix result(reinterpret_cast<CT*>(out) + p0 * d.out_depth, rows,
+                        d.out_depth);
+          result.device(device) = patch_matrix.contract(f, ContractDims());
+          continue;
+        }
+        Matrix result(result_buf.data(), rows, group_out);
+        result.device(device) = patch_matrix.contract(f, ContractDims());
+        for (int64_t r = 0; r < rows; ++r) {
+          T* dst = out + (p0 + r) * d.out_depth + g * group_out;
+          const CT* src = result_buf.data() + r * group_out;
+          for (int64_t o = 0; o < group_out; ++o) dst[o] = static_cast<T>(src[o]);
+        }
+      }
+    }
+  }
+
+  static Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> ContractDims() {
+    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims;
+    dims[0] = Eigen::IndexPair<Eigen::DenseIndex>(1, 0);
+    return dims;
+  }
+
+  // Whether the row of output position p in the patch matrix is the input's
+  // slice [p*k, (p+1)*k): a 1x1 window moving one step at a time with no
+  // padding, or one window covering the whole unpadded image.
+  static bool InputIsPatchMatrix(const ConvDims& d) {
+    const bool no_padding = d.pad_top == 0 && d.pad_left == 0;
+    if (!no_padding) return false;
+    if (d.filter_rows == 1 && d.filter_cols == 1 && d.stride_rows == 1 &&
+        d.stride_cols == 1 && d.out_rows == d.in_rows &&
+        d.out_cols == d.in_cols) {
+      return true;
+    }
+    return d.out_rows == 1 && d.out_cols == 1 && d.filter_rows == d.in_rows &&
+           d.filter_cols == d.in_cols && d.dilation_rows == 1 &&
+           d.dilation_cols == 1;
+  }
+
+  // Fills rows [p0, p0 + rows) of the patch matrix for the group whose
+  // channels start at `channel0`. Row layout: (filter row, filter col,
+  // channel), matching the HWIO filter's row order.
+  static void BuildPatches(OpKernelContext* ctx, const ConvDims& d,
+                           const T* in, int64_t p0, int64_t rows,
+                           int64_t channel0, CT* patches) {
+    const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+    auto fill = [&](int64_t first, int64_t last) {
+      for (int64_t r = first; r < last; ++r) {
+        const int64_t p = p0 + r;
+        const int64_t ow = p % d.out_cols;
+        const int64_t oh = (p / d.out_cols) % d.out_rows;
+        const int64_t n = p / (d.out_cols * d.out_rows);
+        CT* row = patches + r * k;
+        const int64_t h_origin = oh * d.stride_rows - d.pad_top;
+        const int64_t w_origin = ow * d.stride_cols - d.pad_left;
+        for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
+          const int64_t ih = h_origin + fh * d.dilation_rows;
+          for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
+            const int64_t iw = w_origin + fw * d.dilation_cols;
+            CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
+            if (ih < 0 || ih >= d.in_rows || iw < 0 || iw >= d.in_cols) {
+              std::fill(dst, dst + d.patch_depth, CT(0));
+              continue;
+            }
+            const T* src =
+                in + ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
+                channel0;
+            if constexpr (std::is_same_v<T, CT>) {
+              std::memcpy(dst, src, sizeof(T) * d.patch_depth);
+            } else {
+              for (int64_t c = 0; c < d.patch_depth; ++c) {
+                dst[c] = static_cast<CT>(src[c]);
+              }
+            }
+          }
+        }
+      }
+    };
+    ParallelOver(ctx, rows, static_cast<double>(k), fill);
+  }
+
+  std::vector<int32> strides_;
+  std::vector<int32> dilations_;
+  Padding padding_ = Padding::VALID;
+  std::vector<int64_t> explicit_paddings_;
+  TensorFormat format_ = TensorFormat::kNHWC;
+};
+
+#define OPKIT_REGISTER_CONV2D(T)                                        \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
+      Conv2DOp<T>);
+TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_CONV2D)
+TF_CALL_int32(OPKIT_REGISTER_CONV2D)
+#undef OPKIT_REGISTER_CONV2D
+
+}  // namespace
+}  // namespace opkit

@@ -1,0 +1,227 @@
+// Helpers for the windowed NN kernels (convolution, pooling) and the kernels
+// that take a data_format attr: output sizes with TensorFlow's rules and
+// messages, computed without overflow, and the 4-D layouts.
+//
+//   int64_t out_rows, pad_top, pad_bottom;
+//   OP_REQUIRES_OK(ctx, GetWindowedOutputSizeVerbose(
+//                           in_rows, filter_rows, /*dilation_rate=*/1, stride,
+//                           Padding::SAME, &out_rows, &pad_top, &pad_bottom));
+//
+// Header-only: these are used by kernels inside libopkit_ops.so and are not
+// part of opkit's exported API.
+#ifndef OPKIT_KERNELS_OPS_UTIL_H_
+#define OPKIT_KERNELS_OPS_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opkit/core/errors.h"
+#include "opkit/core/status.h"
+#include "opkit/framework/common_shape_fns.h"
+#include "opkit/framework/op_kernel.h"
+#include "opkit/framework/tensor_shape.h"
+
+namespace opkit {
+
+using shape_inference::Padding;
+
+// The 2-D image layouts of the CPU kernels.
+enum class TensorFormat { kNHWC, kNCHW };
+
+// "NHWC" or "NCHW"; false for anything else (the caller words the error, as
+// TensorFlow's kernels each do).
+inline bool FormatFromString(const std::string& s, TensorFormat* format) {
+  if (s == "NHWC") {
+    *format = TensorFormat::kNHWC;
+    return true;
+  }
+  if (s == "NCHW") {
+    *format = TensorFormat::kNCHW;
+    return true;
+  }
+  return false;
+}
+
+inline const char* ToString(TensorFormat format) {
+  return format == TensorFormat::kNHWC ? "NHWC" : "NCHW";
+}
+
+// The index of dimension `dim` ('N', 'H', 'W' or 'C') of a 4-D value in
+// `format`; -1 for any other letter.
+inline int FormatDimIndex(TensorFormat format, char dim) {
+  switch (dim) {
+    case 'N':
+      return 0;
+    case 'H':
+      return format == TensorFormat::kNHWC ? 1 : 2;
+    case 'W':
+      return format == TensorFormat::kNHWC ? 2 : 3;
+    case 'C':
+      return format == TensorFormat::kNHWC ? 3 : 1;
+    default:
+      return -1;
+  }
+}
+
+// The output size of one windowed dimension, and the padding before and
+// after it. For EXPLICIT, *padding_before / *padding_after are inputs (the
+// caller's explicit amounts, which must be >= 0); for SAME they are computed
+// (the odd unit goes after); for VALID they are 0. Errors, as TensorFlow's:
+// "Stride must be > 0, but got 0", "Dilation rate must be >= 1, but got 0",
+// "Computed output size would be negative: -1 [input_size: 1,
+// effective_filter_size: 3, stride: 1]"; and, where TensorFlow would
+// overflow, "... overflows int64" naming the values.
+inline Status GetWindowedOutputSizeVerbose(int64_t input_size,
+                                           int64_t filter_size,
+                                           int64_t dilation_rate,
+                                           int64_t stride,
+                                           Padding padding_type,
+                                           int64_t* output_size,
+                                           int64_t* padding_before,
+                                           int64_t* padding_after) {
+  if (stride <= 0) {
+    return errors::InvalidArgument("Stride must be > 0, but got ", stride);
+  }
+  if (dilation_rate < 1) {
+    return errors::InvalidArgument("Dilation rate must be >= 1, but got ",
+                                   dilation_rate);
+  }
+  if (input_size < 0 || filter_size < 0) {
+    return errors::InvalidArgument(
+        "Window input size and filter size must be >= 0, but got ",
+        input_size, " and ", filter_size);
+  }
+  int64_t effective_filter_size;
+  if (filter_size == 0) {
+    // TensorFlow's formula gives 1 - dilation_rate; an empty window is 0
+    // wide however it is dilated only when the dilation is 1, so keep the
+    // formula's value for a faithful output size.
+    effective_filter_size = 1 - dilation_rate;
+  } else if (__builtin_mul_overflow(filter_size - 1, dilation_rate,
+                                    &effective_filter_size) ||
+             __builtin_add_overflow(effective_filter_size, 1,
+                                    &effective_filter_size)) {
+    return errors::InvalidArgument("Dilated window of size ", filter_size,
+                                   " with dilation rate ", dilation_rate,
+                                   " overflows int64");
+  }
+  switch (padding_type) {
+    case Padding::VALID:
+    case Padding::EXPLICIT: {
+      int64_t padded = input_size;
+      if (padding_type == Padding::EXPLICIT) {
+        if (*padding_before < 0 || *padding_after < 0) {
+          return errors::InvalidArgument(
+              "Explicit padding must be nonnegative, but got ",
+              *padding_before, " and ", *padding_after);
+        }
+        if (__builtin_add_overflow(padded, *padding_before, &padded) ||
+            __builtin_add_overflow(padded, *padding_after, &padded)) {
+          return errors::InvalidArgument("Padding ", input_size, " by ",
+                                         *padding_before, " and ",
+                                         *padding_after, " overflows int64");
+        }
+      } else {
+        *padding_before = *padding_after = 0;
+      }
+      const int64_t diff = padded - effective_filter_size;
+      // TensorFlow truncates (diff + stride) / stride toward zero.
+      const int64_t out = diff >= 0 ? diff / stride + 1
+                                    : (diff + stride) / stride;
+      if (out < 0) {
+        return errors::InvalidArgument(
+            "Computed output size would be negative: ", out,
+            " [input_size: ", input_size,
+            ", effective_filter_size: ", effective_filter_size,
+            ", stride: ", stride, "]");
+      }
+      *output_size = out;
+      return OkStatus();
+    }
+    case Padding::SAME: {
+      const int64_t out = input_size / stride + (input_size % stride != 0);
+      *output_size = out;
+      // (out - 1) * stride + effective_filter_size - input_size, clamped at
+      // 0 (out - 1 may be -1 for an empty input).
+      int64_t span;
+      if (__builtin_mul_overflow(out - 1, stride, &span) ||
+          __builtin_add_overflow(span, effective_filter_size, &span)) {
+        return errors::InvalidArgument("Window of size ",
+                                       effective_filter_size, " at stride ",
+                                       stride, " overflows int64");
+      }
+      const int64_t needed = span - input_size > 0 ? span - input_size : 0;
+      *padding_before = needed / 2;
+      *padding_after = needed - *padding_before;
+      return OkStatus();
+    }
+  }
+  return errors::InvalidArgument("Unknown padding type ",
+                                 static_cast<int>(padding_type));
+}
+
+// TensorFlow's CheckValidPadding for a 4-D op in `format`: explicit_paddings
+// must hold 8 nonnegative values with zeros for N and C when `padding` is
+// EXPLICIT, and be empty otherwise.
+inline Status CheckValidPadding(Padding padding,
+                                const std::vector<int64_t>& explicit_paddings,
+                                TensorFormat format) {
+  if (padding == Padding::EXPLICIT) {
+    if (explicit_paddings.size() != 8) {
+      return errors::InvalidArgument(
+          "explicit_paddings attribute must contain 8 values, but got: ",
+          explicit_paddings.size());
+    }
+    for (size_t i = 0; i < explicit_paddings.size(); ++i) {
+      if (explicit_paddings[i] < 0) {
+        return errors::InvalidArgument(
+            "All elements of explicit_paddings must be nonnegative, but "
+            "element ",
+            i, " is ", explicit_paddings[i]);
+      }
+    }
+    const int n = FormatDimIndex(format, 'N');
+    const int c = FormatDimIndex(format, 'C');
+    if (explicit_paddings[2 * n] != 0 || explicit_paddings[2 * n + 1] != 0 ||
+        explicit_paddings[2 * c] != 0 || explicit_paddings[2 * c + 1] != 0) {
+      return errors::InvalidArgument(
+          "Nonzero explicit padding in the batch or depth dimensions is not "
+          "supported");
+    }
+  } else if (!explicit_paddings.empty()) {
+    return errors::InvalidArgument(
+        "explicit_paddings attribute must be empty if the padding attribute "
+        "is not EXPLICIT");
+  }
+  return OkStatus();
+}
+
+// A 4-D shape from its parts in `format`; InvalidArgument when the element
+// count overflows.
+inline Status ShapeFromFormat(TensorFormat format, int64_t n, int64_t h,
+                              int64_t w, int64_t c, TensorShape* shape) {
+  if (format == TensorFormat::kNHWC) {
+    return TensorShape::BuildTensorShape({n, h, w, c}, shape);
+  }
+  return TensorShape::BuildTensorShape({n, c, h, w}, shape);
+}
+
+// Runs fn(first, last) over [0, units), on the device's intra-op pool when
+// units * cost_per_unit (roughly, operations) is big enough to pay for the
+// hand-off, else on the calling thread.
+template <typename Fn>
+void ParallelOver(OpKernelContext* ctx, int64_t units, double cost_per_unit,
+                  Fn fn) {
+  if (units <= 1 || static_cast<double>(units) * cost_per_unit < 100000) {
+    fn(0, units);
+    return;
+  }
+  ctx->eigen_device<Eigen::ThreadPoolDevice>().parallelFor(
+      units, Eigen::TensorOpCost(cost_per_unit, cost_per_unit, cost_per_unit),
+      [&fn](Eigen::Index first, Eigen::Index last) { fn(first, last); });
+}
+
+}  // namespace opkit
+
+#endif  // OPKIT_KERNELS_OPS_UTIL_H_

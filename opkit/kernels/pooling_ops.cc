@@ -1,0 +1,356 @@
+// MaxPool and AvgPool on CPU, NHWC only (as TensorFlow's CPU kernels; NCHW
+// is an InvalidArgument naming the supported layout).
+//
+// MaxPool: spatial windows with SAME, VALID or EXPLICIT padding, or windows
+// across channels (depth window == depth stride dividing the depth, no
+// padding), never both. Padded positions never win; a window lying entirely
+// in explicit padding yields -infinity (the lowest value for integers). NaN
+// inputs are skipped by the comparison.
+// AvgPool: spatial windows with SAME or VALID padding; the mean is over the
+// window's positions inside the input (padding is not counted), computed in
+// float (double for double).
+//
+// Work is split over (batch, output row) pairs on the device's pool.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "opkit/framework/op_kernel.h"
+#include "opkit/framework/op_requires.h"
+#include "opkit/framework/register_types.h"
+#include "opkit/kernels/ops_util.h"
+
+namespace opkit {
+namespace {
+
+template <typename T>
+using AccumType = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// The attrs shared by both ops, checked at construction with TensorFlow's
+// messages.
+struct PoolAttrs {
+  std::vector<int32> ksize;
+  std::vector<int32> strides;
+  Padding padding = Padding::VALID;
+  std::vector<int64_t> explicit_paddings;
+};
+
+Status ReadPoolAttrs(OpKernelConstruction* ctx, const char* op_kernel_name,
+                     PoolAttrs* attrs) {
+  std::string data_format;
+  if (ctx->GetAttr("data_format", &data_format).ok() &&
+      data_format != "NHWC") {
+    if (data_format != "NCHW" && data_format != "NCHW_VECT_C") {
+      return errors::InvalidArgument("Invalid data format: '", data_format,
+                                     "'");
+    }
+    return errors::InvalidArgument("Default ", op_kernel_name,
+                                   " only supports NHWC on device type CPU");
+  }
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("ksize", &attrs->ksize));
+  if (attrs->ksize.size() != 4) {
+    return errors::InvalidArgument(
+        "Sliding window ksize field must specify 4 dimensions");
+  }
+  for (size_t i = 0; i < attrs->ksize.size(); ++i) {
+    if (attrs->ksize[i] <= 0) {
+      return errors::InvalidArgument("Sliding window ksize for dimension ", i,
+                                     " was zero or negative: ",
+                                     attrs->ksize[i]);
+    }
+  }
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("strides", &attrs->strides));
+  if (attrs->strides.size() != 4) {
+    return errors::InvalidArgument(
+        "Sliding window stride field must specify 4 dimensions");
+  }
+  for (size_t i = 0; i < attrs->strides.size(); ++i) {
+    if (attrs->strides[i] <= 0) {
+      return errors::InvalidArgument("Sliding window stride for dimension ",
+                                     i, " must be > 0, but got ",
+                                     attrs->strides[i]);
+    }
+  }
+  std::string padding;
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("padding", &padding));
+  OPKIT_RETURN_IF_ERROR(
+      shape_inference::GetPaddingFromString(padding, &attrs->padding));
+  if (ctx->HasAttr("explicit_paddings")) {
+    std::vector<int64> explicit_paddings;
+    OPKIT_RETURN_IF_ERROR(
+        ctx->GetAttr("explicit_paddings", &explicit_paddings));
+    attrs->explicit_paddings.assign(explicit_paddings.begin(),
+                                    explicit_paddings.end());
+  }
+  OPKIT_RETURN_IF_ERROR(CheckValidPadding(
+      attrs->padding, attrs->explicit_paddings, TensorFormat::kNHWC));
+  if (attrs->ksize[0] != 1 || attrs->strides[0] != 1) {
+    return errors::Unimplemented(
+        "Pooling is not yet supported on the batch dimension.");
+  }
+  return OkStatus();
+}
+
+// The geometry of one spatial pooling call.
+struct PoolGeometry {
+  int64_t batch, in_rows, in_cols, depth;
+  int64_t window_rows, window_cols, row_stride, col_stride;
+  int64_t out_rows, out_cols;
+  int64_t pad_top, pad_left;
+};
+
+Status SpatialGeometry(const PoolAttrs& attrs, const TensorShape& in,
+                       PoolGeometry* g) {
+  g->batch = in.dim_size(0);
+  g->in_rows = in.dim_size(1);
+  g->in_cols = in.dim_size(2);
+  g->depth = in.dim_size(3);
+  g->window_rows = attrs.ksize[1];
+  g->window_cols = attrs.ksize[2];
+  g->row_stride = attrs.strides[1];
+  g->col_stride = attrs.strides[2];
+  int64_t pad_bottom = 0, pad_right = 0;
+  g->pad_top = g->pad_left = 0;
+  if (attrs.padding == Padding::EXPLICIT) {
+    g->pad_top = attrs.explicit_paddings[2];
+    pad_bottom = attrs.explicit_paddings[3];
+    g->pad_left = attrs.explicit_paddings[4];
+    pad_right = attrs.explicit_paddings[5];
+  }
+  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+      g->in_rows, g->window_rows, /*dilation_rate=*/1, g->row_stride,
+      attrs.padding, &g->out_rows, &g->pad_top, &pad_bottom));
+  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+      g->in_cols, g->window_cols, /*dilation_rate=*/1, g->col_stride,
+      attrs.padding, &g->out_cols, &g->pad_left, &pad_right));
+  return OkStatus();
+}
+
+// The input positions [*begin, *end) that output position `out` of one
+// dimension covers (possibly empty).
+inline void WindowRange(int64_t out, int64_t stride, int64_t pad,
+                        int64_t window, int64_t size, int64_t* begin,
+                        int64_t* end) {
+  const int64_t start = out * stride - pad;
+  *begin = start < 0 ? 0 : start;
+  const int64_t stop = start + window;
+  *end = stop > size ? size : stop;
+}
+
+template <typename T>
+T LowestValue() {
+  if constexpr (std::numeric_limits<T>::has_infinity) {
+    return -std::numeric_limits<T>::infinity();
+  } else {
+    return std::numeric_limits<T>::lowest();
+  }
+}
+
+template <typename T>
+class MaxPoolOp : public OpKernel {
+ public:
+  explicit MaxPoolOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPoolAttrs(ctx, "MaxPoolingOp", &attrs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES(ctx, in.dims() == 4,
+                errors::InvalidArgument("tensor_in must be 4-dimensional, got ",
+                                        in.shape().DebugString()));
+    const int64_t depth_window = attrs_.ksize[3];
+    if (depth_window > 1) {
+      DepthwiseMaxPool(ctx, in);
+      return;
+    }
+    // The shape function sizes the depth with the depth stride.
+    OP_REQUIRES(ctx, attrs_.strides[3] == 1,
+                errors::Unimplemented(
+                    "MaxPool with a depth stride of ", attrs_.strides[3],
+                    " needs a depth window of the same size (pooling across "
+                    "depth); got a depth window of 1"));
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in.shape(), &g));
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, ShapeFromFormat(TensorFormat::kNHWC, g.batch,
+                                        g.out_rows, g.out_cols, g.depth,
+                                        &out_shape));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->NumElements() == 0) return;
+    const T* x = in.flat<T>().data();
+    T* y = out->flat<T>().data();
+    auto run = [&g, x, y](int64_t first, int64_t last) {
+      for (int64_t unit = first; unit < last; ++unit) {
+        const int64_t n = unit / g.out_rows;
+        const int64_t oh = unit % g.out_rows;
+        int64_t h0, h1;
+        WindowRange(oh, g.row_stride, g.pad_top, g.window_rows, g.in_rows,
+                    &h0, &h1);
+        for (int64_t ow = 0; ow < g.out_cols; ++ow) {
+          int64_t w0, w1;
+          WindowRange(ow, g.col_stride, g.pad_left, g.window_cols, g.in_cols,
+                      &w0, &w1);
+          T* o = y + ((n * g.out_rows + oh) * g.out_cols + ow) * g.depth;
+          for (int64_t c = 0; c < g.depth; ++c) o[c] = LowestValue<T>();
+          for (int64_t h = h0; h < h1; ++h) {
+            for (int64_t w = w0; w < w1; ++w) {
+              const T* i = x + ((n * g.in_rows + h) * g.in_cols + w) * g.depth;
+              for (int64_t c = 0; c < g.depth; ++c) {
+                if (i[c] > o[c]) o[c] = i[c];
+              }
+            }
+          }
+        }
+      }
+    };
+    ParallelOver(ctx, g.batch * g.out_rows,
+                 static_cast<double>(g.out_cols) * g.depth * g.window_rows *
+                     g.window_cols,
+                 run);
+  }
+
+ private:
+  void DepthwiseMaxPool(OpKernelContext* ctx, const Tensor& in) {
+    const int64_t window = attrs_.ksize[3];
+    OP_REQUIRES(ctx, attrs_.ksize[1] == 1 && attrs_.ksize[2] == 1,
+                errors::Unimplemented(
+                    "MaxPooling supports exactly one of pooling across depth "
+                    "or pooling across width/height."));
+    const int64_t depth = in.dim_size(3);
+    OP_REQUIRES(ctx, depth % window == 0,
+                errors::Unimplemented(
+                    "Depthwise max pooling requires the depth window to "
+                    "evenly divide the input depth."));
+    OP_REQUIRES(ctx, attrs_.strides[3] == window,
+                errors::Unimplemented(
+                    "Depthwise max pooling requires the depth window to equal "
+                    "the depth stride."));
+    OP_REQUIRES(ctx, attrs_.padding != Padding::EXPLICIT,
+                errors::Unimplemented(
+                    "Depthwise max pooling does not support explicit "
+                    "padding."));
+    // The spatial strides are ignored with a 1x1 window, as TensorFlow's CPU
+    // kernel does.
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, ShapeFromFormat(TensorFormat::kNHWC, in.dim_size(0),
+                                        in.dim_size(1), in.dim_size(2),
+                                        depth / window, &out_shape));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    const int64_t groups = out->NumElements();
+    if (groups == 0) return;
+    const T* x = in.flat<T>().data();
+    T* y = out->flat<T>().data();
+    auto run = [x, y, window](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        const T* v = x + i * window;
+        T m = v[0];
+        for (int64_t k = 1; k < window; ++k) {
+          if (v[k] > m) m = v[k];
+        }
+        y[i] = m;
+      }
+    };
+    ParallelOver(ctx, groups, static_cast<double>(window), run);
+  }
+
+  PoolAttrs attrs_;
+};
+
+template <typename T>
+class AvgPoolOp : public OpKernel {
+ public:
+  explicit AvgPoolOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPoolAttrs(ctx, "AvgPoolingOp", &attrs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES(ctx, in.dims() == 4,
+                errors::InvalidArgument("tensor_in must be 4-dimensional, got ",
+                                        in.shape().DebugString()));
+    OP_REQUIRES(ctx, attrs_.ksize[3] == 1 && attrs_.strides[3] == 1,
+                errors::Unimplemented(
+                    "Non-spatial pooling is not yet supported. Volunteers? "
+                    ":)"));
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in.shape(), &g));
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, ShapeFromFormat(TensorFormat::kNHWC, g.batch,
+                                        g.out_rows, g.out_cols, g.depth,
+                                        &out_shape));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->NumElements() == 0) return;
+    const T* x = in.flat<T>().data();
+    T* y = out->flat<T>().data();
+    using Acc = AccumType<T>;
+    auto run = [&g, x, y](int64_t first, int64_t last) {
+      std::vector<Acc> sum(static_cast<size_t>(g.depth));
+      for (int64_t unit = first; unit < last; ++unit) {
+        const int64_t n = unit / g.out_rows;
+        const int64_t oh = unit % g.out_rows;
+        int64_t h0, h1;
+        WindowRange(oh, g.row_stride, g.pad_top, g.window_rows, g.in_rows,
+                    &h0, &h1);
+        for (int64_t ow = 0; ow < g.out_cols; ++ow) {
+          int64_t w0, w1;
+          WindowRange(ow, g.col_stride, g.pad_left, g.window_cols, g.in_cols,
+                      &w0, &w1);
+          std::fill(sum.begin(), sum.end(), Acc(0));
+          for (int64_t h = h0; h < h1; ++h) {
+            for (int64_t w = w0; w < w1; ++w) {
+              const T* i = x + ((n * g.in_rows + h) * g.in_cols + w) * g.depth;
+              for (int64_t c = 0; c < g.depth; ++c) {
+                sum[c] += static_cast<Acc>(i[c]);
+              }
+            }
+          }
+          // SAME and VALID windows always hold at least one input position.
+          const int64_t count = (h1 - h0) * (w1 - w0);
+          const Acc scale = count > 0 ? Acc(1) / static_cast<Acc>(count)
+                                      : Acc(0);
+          T* o = y + ((n * g.out_rows + oh) * g.out_cols + ow) * g.depth;
+          for (int64_t c = 0; c < g.depth; ++c) {
+            o[c] = static_cast<T>(sum[c] * scale);
+          }
+        }
+      }
+    };
+    ParallelOver(ctx, g.batch * g.out_rows,
+                 static_cast<double>(g.out_cols) * g.depth * g.window_rows *
+                     g.window_cols,
+                 run);
+  }
+
+ private:
+  PoolAttrs attrs_;
+};
+
+#define OPKIT_REGISTER_MAX_POOL(T)                                      \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("MaxPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
+      MaxPoolOp<T>);
+TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_int32(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_int64(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_uint8(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_int16(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_int8(OPKIT_REGISTER_MAX_POOL)
+TF_CALL_uint16(OPKIT_REGISTER_MAX_POOL)
+#undef OPKIT_REGISTER_MAX_POOL
+
+#define OPKIT_REGISTER_AVG_POOL(T)                                      \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("AvgPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
+      AvgPoolOp<T>);
+TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_AVG_POOL)
+#undef OPKIT_REGISTER_AVG_POOL
+
+}  // namespace
+}  // namespace opkit

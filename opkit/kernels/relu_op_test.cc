@@ -1,0 +1,160 @@
+// Relu, Relu6 and Elu kernels, run through EagerContext.
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/runtime/eager_context.h"
+#include "opkit/testing/status_matchers.h"
+
+namespace opkit {
+namespace {
+
+using ::opkit::testing::IsOk;
+using ::opkit::testing::StatusIs;
+using ::testing::HasSubstr;
+
+class ActivationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto ctx = EagerContext::Create();
+    ASSERT_THAT(ctx, IsOk());
+    ctx_ = std::move(ctx).value();
+  }
+
+  // Runs `op` on `in` and returns its one output as doubles.
+  template <typename T>
+  std::vector<double> Run(const char* op, const Tensor& in) {
+    std::vector<Tensor> out;
+    Status s = ctx_->Run(op, {in}, &out);
+    EXPECT_THAT(s, IsOk());
+    std::vector<double> values;
+    if (!s.ok()) return values;
+    EXPECT_EQ(out[0].shape(), in.shape());
+    EXPECT_EQ(out[0].dtype(), in.dtype());
+    for (T v : test::Values<T>(out[0])) {
+      if constexpr (std::is_same_v<T, double>) {
+        values.push_back(v);
+      } else {
+        values.push_back(static_cast<double>(static_cast<float>(v)));
+      }
+    }
+    return values;
+  }
+
+  std::unique_ptr<EagerContext> ctx_;
+};
+
+TEST_F(ActivationTest, ReluFloat) {
+  Tensor in = test::AsTensor<float>({-2.f, -0.5f, 0.f, 0.5f, 3.f, 7.f},
+                                    TensorShape({2, 3}));
+  EXPECT_THAT(Run<float>("Relu", in),
+              ::testing::ElementsAre(0, 0, 0, 0.5, 3, 7));
+  EXPECT_THAT(Run<float>("Relu6", in),
+              ::testing::ElementsAre(0, 0, 0, 0.5, 3, 6));
+}
+
+TEST_F(ActivationTest, EluFloat) {
+  Tensor in = test::AsTensor<float>({-1.f, 0.f, 2.f, -30.f}, TensorShape({4}));
+  std::vector<double> got = Run<float>("Elu", in);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_NEAR(got[0], std::expm1(-1.0), 1e-6);
+  EXPECT_EQ(got[1], 0);
+  EXPECT_EQ(got[2], 2);
+  EXPECT_NEAR(got[3], -1.0, 1e-6);
+}
+
+TEST_F(ActivationTest, NanStaysNan) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Tensor in = test::AsTensor<float>({nan, 1.f}, TensorShape({2}));
+  for (const char* op : {"Relu", "Relu6", "Elu"}) {
+    std::vector<double> got = Run<float>(op, in);
+    ASSERT_EQ(got.size(), 2u) << op;
+    EXPECT_TRUE(std::isnan(got[0])) << op;
+    EXPECT_EQ(got[1], 1) << op;
+  }
+}
+
+template <typename T>
+class ReluTypedTest : public ActivationTest {};
+
+using ReluTypes = ::testing::Types<float, double, half, bfloat16, int8, uint8,
+                                   int16, uint16, int32, int64, uint32, uint64>;
+TYPED_TEST_SUITE(ReluTypedTest, ReluTypes);
+
+TYPED_TEST(ReluTypedTest, ClampsEveryType) {
+  using T = TypeParam;
+  Tensor in(DataTypeToEnum<T>::value, TensorShape({5}));
+  const int values[] = {-3, 0, 2, 6, 9};
+  for (int i = 0; i < 5; ++i) {
+    // Negative values only for signed types.
+    const int v = std::numeric_limits<T>::is_signed || values[i] >= 0
+                      ? values[i]
+                      : 1;
+    in.flat<T>()(i) = static_cast<T>(static_cast<float>(v));
+  }
+  std::vector<double> relu = this->template Run<T>("Relu", in);
+  std::vector<double> relu6 = this->template Run<T>("Relu6", in);
+  const bool is_signed = std::numeric_limits<T>::is_signed;
+  EXPECT_THAT(relu, ::testing::ElementsAre(is_signed ? 0 : 1, 0, 2, 6, 9));
+  EXPECT_THAT(relu6, ::testing::ElementsAre(is_signed ? 0 : 1, 0, 2, 6, 6));
+}
+
+template <typename T>
+class EluTypedTest : public ActivationTest {};
+using EluTypes = ::testing::Types<float, double, half, bfloat16>;
+TYPED_TEST_SUITE(EluTypedTest, EluTypes);
+
+TYPED_TEST(EluTypedTest, MatchesExpm1) {
+  using T = TypeParam;
+  Tensor in(DataTypeToEnum<T>::value, TensorShape({3}));
+  in.flat<T>()(0) = static_cast<T>(-2.0f);
+  in.flat<T>()(1) = static_cast<T>(0.0f);
+  in.flat<T>()(2) = static_cast<T>(1.5f);
+  std::vector<double> got = this->template Run<T>("Elu", in);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_NEAR(got[0], std::expm1(-2.0), 1e-2);
+  EXPECT_EQ(got[1], 0);
+  EXPECT_EQ(got[2], 1.5);
+}
+
+TEST_F(ActivationTest, EmptyAndScalar) {
+  for (const char* op : {"Relu", "Relu6", "Elu"}) {
+    EXPECT_TRUE(Run<float>(op, Tensor(DT_FLOAT, TensorShape({0, 3}))).empty());
+    Tensor scalar(DT_FLOAT, TensorShape({}));
+    scalar.scalar<float>()() = -4.f;
+    std::vector<double> got = Run<float>(op, scalar);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_LE(got[0], 0);
+  }
+}
+
+TEST_F(ActivationTest, LargeInputUsesEveryElement) {
+  // Bigger than the inline limit: computed on the device's pool.
+  const int64_t n = 100003;
+  Tensor in(DT_FLOAT, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    in.flat<float>()(i) = static_cast<float>(i % 13) - 6.f;
+  }
+  std::vector<double> got = Run<float>("Relu6", in);
+  ASSERT_EQ(got.size(), static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i % 13) - 6;
+    ASSERT_EQ(got[i], std::min(6.0, std::max(0.0, x))) << i;
+  }
+}
+
+TEST_F(ActivationTest, TypeOutsideTheOpIsRejected) {
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("Relu", {Tensor(DT_BOOL, TensorShape({2}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("bool")));
+  EXPECT_THAT(ctx_->Run("Elu", {Tensor(DT_INT32, TensorShape({2}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
+}
+
+}  // namespace
+}  // namespace opkit

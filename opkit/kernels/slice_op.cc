@@ -1,0 +1,141 @@
+// Slice and StridedSlice on CPU: a type-generic strided copy of the box the
+// slice spec selects (see array_kernel_util.h and strided_slice_op.h).
+#include <vector>
+
+#include "opkit/framework/op_kernel.h"
+#include "opkit/framework/op_requires.h"
+#include "opkit/kernels/array_kernel_util.h"
+#include "opkit/kernels/strided_slice_op.h"
+
+namespace opkit {
+namespace {
+
+// Copies the box of `input` starting at `begin` with per-dimension steps
+// `steps` and sizes `sizes` into a new output 0 of `out_shape` (which has
+// the box's element count), or shares the input when the box is all of it.
+void CopyBox(OpKernelContext* ctx, const Tensor& input, const std::vector<int64_t>& begin,
+             const std::vector<int64_t>& steps, const std::vector<int64_t>& sizes,
+             const TensorShape& out_shape, bool is_identity) {
+  if (is_identity) {
+    Tensor out;
+    OP_REQUIRES(ctx, out.CopyFrom(input, out_shape),
+                errors::Internal("slice changed the element count"));
+    ctx->set_output(0, std::move(out));
+    return;
+  }
+  Tensor* out = nullptr;
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+  if (out->NumElements() == 0) return;
+  const int rank = input.dims();
+  const std::vector<int64_t> in_strides = internal::RowMajorStrides(input.shape());
+  TensorShape box_shape;
+  OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(sizes, &box_shape));
+  const std::vector<int64_t> dst_strides = internal::RowMajorStrides(box_shape);
+  std::vector<int64_t> src_strides(rank);
+  int64_t offset = 0;
+  for (int i = 0; i < rank; ++i) {
+    offset += begin[i] * in_strides[i];
+    // A dimension read once needs no stride (and a huge step would overflow).
+    src_strides[i] = sizes[i] <= 1 ? 0 : in_strides[i] * steps[i];
+  }
+  internal::StridedCopy(input.dtype(), internal::ElementAddress(input, offset),
+                        src_strides.data(), out->data(), dst_strides.data(),
+                        sizes.data(), rank, internal::CopyPool(ctx));
+}
+
+class SliceOp : public OpKernel {
+ public:
+  explicit SliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& begin_t = ctx->input(1);
+    const Tensor& size_t_ = ctx->input(2);
+    const int rank = input.dims();
+    OP_REQUIRES(ctx,
+                begin_t.dims() == 1 && size_t_.dims() == 1 &&
+                    begin_t.NumElements() == rank && size_t_.NumElements() == rank,
+                errors::InvalidArgument(
+                    "Expected begin and size arguments to be 1-D tensors of size ", rank,
+                    ", but got shapes ", begin_t.shape().DebugString(), " and ",
+                    size_t_.shape().DebugString(), " instead."));
+    std::vector<int64_t> begin, size;
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(begin_t, "begin", &begin));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(size_t_, "size", &size));
+    bool is_identity = true;
+    for (int i = 0; i < rank; ++i) {
+      const int64_t dim = input.dim_size(i);
+      OP_REQUIRES(ctx, begin[i] >= 0 && begin[i] <= dim,
+                  errors::InvalidArgument("Expected begin[", i, "] in [0, ", dim,
+                                          "], but got ", begin[i]));
+      if (size[i] == -1) size[i] = dim - begin[i];
+      OP_REQUIRES(ctx, size[i] >= 0 && size[i] <= dim - begin[i],
+                  errors::InvalidArgument("Expected size[", i, "] in [0, ",
+                                          dim - begin[i], "], but got ", size[i]));
+      is_identity = is_identity && begin[i] == 0 && size[i] == dim;
+    }
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(size, &out_shape));
+    CopyBox(ctx, input, begin, std::vector<int64_t>(rank, 1), size, out_shape,
+            is_identity);
+  }
+};
+
+class StridedSliceOp : public OpKernel {
+ public:
+  explicit StridedSliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("begin_mask", &spec_.begin_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("end_mask", &spec_.end_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ellipsis_mask", &spec_.ellipsis_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("new_axis_mask", &spec_.new_axis_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shrink_axis_mask", &spec_.shrink_axis_mask));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& begin_t = ctx->input(1);
+    const Tensor& end_t = ctx->input(2);
+    const Tensor& strides_t = ctx->input(3);
+    OP_REQUIRES(ctx,
+                begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
+                    begin_t.NumElements() == strides_t.NumElements() &&
+                    end_t.NumElements() == strides_t.NumElements(),
+                errors::InvalidArgument(
+                    "Expected begin, end, and strides to be 1D equal size tensors, "
+                    "but got shapes ",
+                    begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
+                    ", and ", strides_t.shape().DebugString(), " instead."));
+    internal::StridedSliceSpec spec = spec_;
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(begin_t, "begin", &spec.begin));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(end_t, "end", &spec.end));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(strides_t, "strides", &spec.strides));
+    const std::vector<int64_t> in_dims(input.shape().dim_sizes().begin(),
+                                       input.shape().dim_sizes().end());
+    internal::StridedSliceResult r;
+    OP_REQUIRES_OK(ctx, internal::ComputeStridedSlice(in_dims, spec, &r));
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(r.final_shape, &out_shape));
+    CopyBox(ctx, input, r.begin, r.strides, r.processing_shape, out_shape,
+            r.is_identity);
+  }
+
+ private:
+  internal::StridedSliceSpec spec_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("Slice")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", internal::ArrayKernelTypes())
+                            .HostMemory("begin")
+                            .HostMemory("size"),
+                        SliceOp);
+REGISTER_KERNEL_BUILDER(Name("StridedSlice")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", internal::ArrayKernelTypes())
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides"),
+                        StridedSliceOp);
+
+}  // namespace
+}  // namespace opkit
