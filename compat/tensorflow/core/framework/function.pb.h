@@ -1,0 +1,10 @@
+// TensorFlow compatibility: the function.proto messages. opkit's protos keep
+// TensorFlow's field numbers in package opkit, so these are opkit's
+// generated classes, reached in namespace tensorflow.
+#ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_FUNCTION_PB_H_
+#define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_FUNCTION_PB_H_
+
+#include "opkit/function.pb.h"
+#include "tensorflow/core/platform/types.h"
+
+#endif  // OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_FUNCTION_PB_H_

@@ -1,0 +1,59 @@
+// TensorFlow compatibility: OpKernel, AsyncOpKernel, OpKernelConstruction,
+// OpKernelContext, REGISTER_KERNEL_BUILDER and the OP_REQUIRES macros
+// (opkit/framework/op_kernel.h), plus what TensorFlow's op_kernel.h brings
+// with it: REGISTER_OP, Tensor, the types, Status and errors::, logging,
+// mutex and DeviceBase.
+//
+//   #include "tensorflow/core/framework/op_kernel.h"
+//   using namespace tensorflow;
+//   typedef Eigen::ThreadPoolDevice CPUDevice;
+//
+//   class ZeroOutOp : public OpKernel {
+//    public:
+//     explicit ZeroOutOp(OpKernelConstruction* context) : OpKernel(context) {}
+//     void Compute(OpKernelContext* context) override {
+//       const Tensor& input_tensor = context->input(0);
+//       ...
+//     }
+//   };
+//   REGISTER_KERNEL_BUILDER(Name("ZeroOut").Device(DEVICE_CPU), ZeroOutOp);
+//
+// REGISTER_KERNEL_BUILDER is redefined here to end with its own semicolon,
+// as TensorFlow's does: the guide's
+//   #define REGISTER_KERNEL(type) REGISTER_KERNEL_BUILDER(..., ZeroOutOp<type>)
+//   TF_CALL_REAL_NUMBER_TYPES(REGISTER_KERNEL);
+// expands to registrations with nothing between them. (A trailing `;` after
+// the macro is then an empty declaration, which C++11 allows.)
+//
+// Eigen's tensor module comes with EIGEN_USE_THREADS, so
+// context->eigen_device<Eigen::ThreadPoolDevice>() is usable;
+// Eigen::GpuDevice is declared (not defined) so that GPU typedefs compile
+// without CUDA.
+#ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
+#define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
+
+#include "opkit/framework/op_kernel.h"
+#include "tensorflow/core/framework/allocator.h"
+#include "tensorflow/core/framework/device_base.h"
+#include "tensorflow/core/framework/kernel_def_builder.h"
+#include "tensorflow/core/framework/node_def_util.h"
+#include "tensorflow/core/framework/op.h"
+#include "tensorflow/core/framework/selective_registration.h"
+#include "tensorflow/core/framework/tensor.h"
+#include "tensorflow/core/framework/tensor_shape.h"
+#include "tensorflow/core/framework/types.h"
+#include "tensorflow/core/platform/errors.h"
+#include "tensorflow/core/platform/logging.h"
+#include "tensorflow/core/platform/macros.h"
+#include "tensorflow/core/platform/mutex.h"
+#include "tensorflow/core/platform/status.h"
+#include "tensorflow/core/platform/statusor.h"
+#include "tensorflow/core/platform/thread_annotations.h"
+#include "tensorflow/core/platform/types.h"
+
+#undef REGISTER_KERNEL_BUILDER
+#define REGISTER_KERNEL_BUILDER(kernel_builder, ...)                      \
+  OPKIT_REGISTER_KERNEL_BUILDER_IMPL(__COUNTER__, kernel_builder,         \
+                                     __VA_ARGS__);
+
+#endif  // OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_

@@ -1,0 +1,18 @@
+// TensorFlow compatibility: Tensor (opkit/framework/tensor.h): a typed,
+// shaped, ref-counted buffer whose flat<T>(), vec<T>(), matrix<T>(),
+// tensor<T, N>() and scalar<T>() are Eigen TensorMaps.
+//
+//   Tensor t(DT_INT32, TensorShape({3}));
+//   auto v = t.flat<int32>();
+//   v(0) = 5;
+#ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
+#define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
+
+#include "opkit/framework/allocator.h"
+#include "opkit/framework/tensor.h"
+#include "opkit/tensor.pb.h"
+#include "tensorflow/core/framework/tensor_shape.h"
+#include "tensorflow/core/framework/tensor_types.h"
+#include "tensorflow/core/framework/types.h"
+
+#endif  // OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_

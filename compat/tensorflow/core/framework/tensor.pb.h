@@ -1,0 +1,10 @@
+// TensorFlow compatibility: the tensor.proto messages. opkit's protos keep
+// TensorFlow's field numbers in package opkit, so these are opkit's
+// generated classes, reached in namespace tensorflow.
+#ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_PB_H_
+#define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_PB_H_
+
+#include "opkit/tensor.pb.h"
+#include "tensorflow/core/platform/types.h"
+
+#endif  // OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_PB_H_

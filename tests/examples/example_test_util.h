@@ -1,0 +1,79 @@
+// Helpers for the tests of the reference examples: build tensors and attr
+// values in one expression, read a tensor back as a vector, and load an op
+// library or fail the test.
+//
+//   Tensor x = AsTensor<int32>({1, 2, 3, 4}, {2, 2});
+//   std::vector<Tensor> out;
+//   ASSERT_THAT(ctx->Run("ZeroOut", {x}, &out), IsOk());
+//   EXPECT_THAT(Values<int32>(out[0]), ElementsAre(1, 0, 0, 0));
+//   ctx->Run("ZeroOutPreserveIndex", {x}, {{"preserve_index", Attr(1)}}, &out);
+#ifndef OPKIT_TESTS_EXAMPLES_EXAMPLE_TEST_UTIL_H_
+#define OPKIT_TESTS_EXAMPLES_EXAMPLE_TEST_UTIL_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "opkit/attr_value.pb.h"
+#include "opkit/framework/attr_value_util.h"
+#include "opkit/framework/tensor.h"
+#include "opkit/framework/tensor_shape.h"
+#include "opkit/framework/types.h"
+#include "opkit/runtime/library.h"
+
+namespace opkit {
+namespace examples_test {
+
+// A tensor of `shape` (a vector of values.size() when empty) holding
+// `values` in row-major order.
+template <typename T>
+Tensor AsTensor(const std::vector<T>& values,
+                std::vector<int64_t> shape = {}) {
+  if (shape.empty()) shape.push_back(static_cast<int64_t>(values.size()));
+  Tensor t(DataTypeToEnum<T>::v(), TensorShape(shape));
+  EXPECT_EQ(t.NumElements(), static_cast<int64_t>(values.size()));
+  auto flat = t.flat<T>();
+  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < flat.size();
+       ++i) {
+    flat(i) = values[i];
+  }
+  return t;
+}
+
+// The elements of `t`, row-major; empty (and a test failure) for another
+// dtype than T.
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  if (t.dtype() != DataTypeToEnum<T>::v()) {
+    ADD_FAILURE() << "tensor has dtype " << DataTypeString(t.dtype())
+                  << ", expected " << DataTypeString(DataTypeToEnum<T>::v());
+    return {};
+  }
+  auto flat = t.flat<T>();
+  return std::vector<T>(flat.data(), flat.data() + flat.size());
+}
+
+// An AttrValue holding `value` (anything SetAttrValue takes).
+template <typename V>
+AttrValue Attr(const V& value) {
+  AttrValue attr;
+  SetAttrValue(value, &attr);
+  return attr;
+}
+inline AttrValue Attr(std::initializer_list<DataType> types) {
+  return Attr(std::vector<DataType>(types));
+}
+
+// The op names of a library, sorted.
+inline std::set<std::string> OpNames(const OpLibrary& lib) {
+  std::set<std::string> names;
+  for (const OpDef& op : lib.op_list().op()) names.insert(op.name());
+  return names;
+}
+
+}  // namespace examples_test
+}  // namespace opkit
+
+#endif  // OPKIT_TESTS_EXAMPLES_EXAMPLE_TEST_UTIL_H_
