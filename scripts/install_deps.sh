@@ -10,7 +10,7 @@ packages=(
   libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libabsl-dev nlohmann-json3-dev
-  libopenblas-dev
+  libopenblas-dev libdnnl-dev
 )
 
 missing=()

@@ -1,5 +1,8 @@
 // A loadable op library that replaces the built-in CPU MatMul for float and
-// double with OpenBLAS's GEMM. It registers the same op, device and types
+// double with a BLAS: oneDNN's dnnl_sgemm for float when oneDNN is
+// installed (the fastest float GEMM measured on this kind of machine, see
+// bench/blas_matmul_bench.cc), OpenBLAS's cblas_sgemm otherwise, and
+// OpenBLAS's cblas_dgemm for double. It registers the same op, device and types
 // as the built-in kernels, with a higher priority, so loading it is all it
 // takes (Note [Kernel priority] in opkit/framework/kernel_registry.h); the
 // built-in kernels stay registered and win again when it is unloaded. Nodes
@@ -9,6 +12,9 @@
 //   ctx->Run("MatMul", {a, b}, &out);   // now cblas_sgemm
 //   blas.Unload();                      // Eigen again
 #include <cblas.h>
+#ifdef OPKIT_BLAS_MATMUL_USE_DNNL
+#include <dnnl.h>
+#endif
 
 #include <cstdint>
 #include <limits>
@@ -20,18 +26,29 @@
 namespace opkit {
 namespace {
 
-void Gemm(bool ta, bool tb, int m, int n, int k, const float* a, int lda,
-          const float* b, int ldb, float* c) {
+// Row-major C[m,n] = op(A) op(B).
+Status Gemm(bool ta, bool tb, int m, int n, int k, const float* a, int lda,
+            const float* b, int ldb, float* c) {
+#ifdef OPKIT_BLAS_MATMUL_USE_DNNL
+  const dnnl_status_t s = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k,
+                                     1.0f, a, lda, b, ldb, 0.0f, c, n);
+  if (s != dnnl_success) {
+    return errors::Internal("dnnl_sgemm failed with status ", static_cast<int>(s));
+  }
+#else
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
               tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
               0.0f, c, n);
+#endif
+  return OkStatus();
 }
 
-void Gemm(bool ta, bool tb, int m, int n, int k, const double* a, int lda,
-          const double* b, int ldb, double* c) {
+Status Gemm(bool ta, bool tb, int m, int n, int k, const double* a, int lda,
+            const double* b, int ldb, double* c) {
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
               tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb,
               0.0, c, n);
+  return OkStatus();
 }
 
 // C = op(A) x op(B) with A, B row-major matrices; the same contract and
@@ -73,10 +90,11 @@ class BlasMatMulOp : public OpKernel {
       out->flat<T>().setZero();
       return;
     }
-    Gemm(transpose_a_, transpose_b_, static_cast<int>(m), static_cast<int>(n),
-         static_cast<int>(k), a.flat<T>().data(),
-         static_cast<int>(a.dim_size(1)), b.flat<T>().data(),
-         static_cast<int>(b.dim_size(1)), out->flat<T>().data());
+    OP_REQUIRES_OK(ctx, Gemm(transpose_a_, transpose_b_, static_cast<int>(m),
+                             static_cast<int>(n), static_cast<int>(k),
+                             a.flat<T>().data(), static_cast<int>(a.dim_size(1)),
+                             b.flat<T>().data(), static_cast<int>(b.dim_size(1)),
+                             out->flat<T>().data()));
   }
 
  private:

@@ -315,7 +315,7 @@ int main() {
   Status no_feed = session.Run({}, {"y:0"}, {}, &out);
   std::printf("  forgetting the feed: %s\n", no_feed.ToString().c_str());
 
-  Section("A real replacement kernel: OpenBLAS's sgemm loaded over the built-in MatMul");
+  Section("A real replacement kernel: a BLAS library loaded over the built-in MatMul");
 #ifdef OPKIT_TOUR_BLAS_MATMUL_LIB
   {
     const int64_t big = 1024;
