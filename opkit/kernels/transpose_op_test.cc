@@ -19,47 +19,12 @@ using ::testing::HasSubstr;
 using test::AsTensor;
 using test::Values;
 
-template <typename V>
-AttrValue Attr(const V& v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
-
-// Runs ops eagerly; out_ holds the last results.
-class OpTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto ctx = EagerContext::Create();
-    ASSERT_THAT(ctx, IsOk());
-    ctx_ = std::move(ctx).value();
-  }
-  Status Run(const char* op, const std::vector<Tensor>& inputs,
-             const EagerAttrs& attrs = {}) {
-    return ctx_->Run(op, inputs, attrs, &out_);
-  }
-  std::unique_ptr<EagerContext> ctx_;
-  std::vector<Tensor> out_;
-};
-
-[[maybe_unused]] Tensor I32(std::initializer_list<int32> v) {
-  return AsTensor<int32>(v, TensorShape({static_cast<int64_t>(v.size())}));
-}
-[[maybe_unused]] Tensor I64(std::initializer_list<int64> v) {
-  return AsTensor<int64>(v, TensorShape({static_cast<int64_t>(v.size())}));
-}
-[[maybe_unused]] Tensor Iota(const TensorShape& shape) {
-  Tensor t(DT_FLOAT, shape);
-  auto f = t.flat<float>();
-  for (int64_t i = 0; i < f.size(); ++i) f(i) = static_cast<float>(i);
-  return t;
-}
-[[maybe_unused]] Tensor Strings(std::initializer_list<const char*> v, const TensorShape& shape) {
-  Tensor t(DT_STRING, shape);
-  int64_t i = 0;
-  for (const char* s : v) t.flat<tstring>()(i++) = s;
-  return t;
-}
+using test::Attr;
+using test::I32;
+using test::I64;
+using test::Iota;
+using test::Strings;
+using OpTest = test::EagerOpTest;
 
 using TransposeOpTest = OpTest;
 
