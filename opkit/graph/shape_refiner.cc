@@ -129,16 +129,24 @@ Status ShapeRefiner::InferShapes(const GraphDef& graph,
     }
   }
 
-  // Topological order (Kahn), preferring the GraphDef's order.
+  // Topological order (Kahn), preferring the GraphDef's order. A loop's
+  // back edge (NextIteration -> Merge) is left out: the Merge is inferred
+  // before its NextIteration and sees that input as unknown (see InferNode),
+  // which is what TensorFlow's refiner does on its first pass.
   std::map<std::string_view, int> pending;
   std::map<std::string_view, std::vector<NodeInfo*>> consumers;
   for (NodeInfo* info : order_in_graph) {
-    pending[info->node_def.name()] = static_cast<int>(info->all_inputs.size());
-    for (const std::string& producer : info->all_inputs) consumers[producer].push_back(info);
+    int count = 0;
+    for (const std::string& producer : info->all_inputs) {
+      if (IsBackEdge(producer)) continue;
+      ++count;
+      consumers[producer].push_back(info);
+    }
+    pending[info->node_def.name()] = count;
   }
   std::deque<NodeInfo*> ready;
   for (NodeInfo* info : order_in_graph) {
-    if (info->all_inputs.empty()) ready.push_back(info);
+    if (pending[info->node_def.name()] == 0) ready.push_back(info);
   }
   size_t processed = 0;
   while (!ready.empty()) {
@@ -187,6 +195,11 @@ Status ShapeRefiner::InferShapes(const GraphDef& graph,
   return Status::OK();
 }
 
+bool ShapeRefiner::IsBackEdge(std::string_view producer) const {
+  const NodeInfo* p = Find(producer);
+  return p != nullptr && p->node_def.op() == "NextIteration";
+}
+
 Status ShapeRefiner::InferNode(NodeInfo* info,
                                const std::map<std::string, PartialTensorShape>& feeds) {
   const std::string& name = info->node_def.name();
@@ -206,6 +219,14 @@ Status ShapeRefiner::InferNode(NodeInfo* info,
   for (size_t i = 0; i < info->data_inputs.size(); ++i) {
     const auto& [producer_name, index] = info->data_inputs[i];
     NodeInfo* producer = Find(producer_name);
+    if (IsBackEdge(producer_name) && producer->context == nullptr) {
+      // Filled with an unknown shape once the context exists.
+      input_shapes.emplace_back();
+      input_tensors.push_back(nullptr);
+      input_tensors_as_shapes.emplace_back();
+      handle_data.emplace_back();
+      continue;
+    }
     if (producer == nullptr || producer->context == nullptr) {
       return AttachDef(errors::Internal("Input '", info->node_def.input(i), "' of node '", name,
                                         "' was not inferred before it"),
@@ -241,6 +262,9 @@ Status ShapeRefiner::InferNode(NodeInfo* info,
   InferenceContext* c = info->context.get();
   if (!c->construction_status().ok()) {
     return AttachDef(c->construction_status(), info->node_def);
+  }
+  for (int i = 0; i < c->num_inputs(); ++i) {
+    if (!c->input(i).IsSet()) c->SetInput(i, c->UnknownShape());
   }
   if (info->shape_fn) {
     OPKIT_RETURN_IF_ERROR(c->Run(info->shape_fn));

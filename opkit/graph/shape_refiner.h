@@ -17,7 +17,9 @@
 //
 // A node whose op has no shape function gets unknown output shapes. The
 // first problem found stops inference with a Status naming the node
-// ("{{node n}}"): a missing input, a cycle, an unregistered op, inputs that
+// ("{{node n}}"): a missing input, a cycle (other than a while loop's, whose
+// NextIteration -> Merge back edge the Merge sees as an unknown shape, as on
+// TensorFlow's first pass), an unregistered op, inputs that
 // do not match the op, a shape function error, a feed that names no tensor
 // or contradicts the inferred shape.
 #ifndef OPKIT_GRAPH_SHAPE_REFINER_H_
@@ -84,6 +86,8 @@ class OPKIT_EXPORT ShapeRefiner {
   // Derives the constant (or partial shape) a Const / Shape node outputs.
   void RecordConstants(NodeInfo* info);
   NodeInfo* Find(std::string_view node_name) const;
+  // Whether an input from `producer` is a loop's back edge (a NextIteration).
+  bool IsBackEdge(std::string_view producer) const;
 
   const int graph_def_version_;
   const OpRegistryInterface* const ops_;

@@ -91,6 +91,23 @@ class ShapeRefinerTest : public ::testing::Test {
                    c->set_output(0, c->input(0));
                    return Status::OK();
                  }));
+    // The two halves of a loop's back edge, with shape functions that show
+    // what the refiner passes them: Merge forwards its second input.
+    Register(OpDefBuilder("NextIteration")
+                 .Input("data: float")
+                 .Output("output: float")
+                 .SetShapeFn([](InferenceContext* c) {
+                   c->set_output(0, c->input(0));
+                   return Status::OK();
+                 }));
+    Register(OpDefBuilder("Merge")
+                 .Input("first: float")
+                 .Input("second: float")
+                 .Output("output: float")
+                 .SetShapeFn([](InferenceContext* c) {
+                   c->set_output(0, c->input(1));
+                   return Status::OK();
+                 }));
     Register(OpDefBuilder("Split2")
                  .Input("input: float")
                  .Output("a: float")
@@ -363,6 +380,28 @@ TEST_F(ShapeRefinerTest, Cycles) {
   s = refiner_.InferShapes(graph_);
   EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT,
                           HasSubstr("Graph has a cycle through node 'self'")));
+}
+
+TEST_F(ShapeRefinerTest, LoopBackEdgeIsUnknownOnFirstVisit) {
+  // x -> merge -> body -> next -> merge: a while loop's cycle. The Merge is
+  // inferred first and sees the NextIteration input as an unknown shape.
+  AddPlaceholder("x", PartialTensorShape({2, 3}));
+  AddNode("merge", "Merge", {"x", "next"});
+  AddNode("body", "Identity", {"merge"});
+  AddNode("next", "NextIteration", {"body"});
+  AddNode("after", "Identity", {"body"});
+  ASSERT_THAT(refiner_.InferShapes(graph_), IsOk());
+  EXPECT_EQ("<unknown>", Shape("merge"));
+  EXPECT_EQ("<unknown>", Shape("next"));
+  EXPECT_EQ("<unknown>", Shape("after"));
+
+  // A cycle that does not pass through a NextIteration is still refused.
+  graph_.Clear();
+  AddPlaceholder("x", PartialTensorShape({2, 3}));
+  AddNode("merge", "Merge", {"x", "body"});
+  AddNode("body", "Identity", {"merge"});
+  EXPECT_THAT(refiner_.InferShapes(graph_),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("Graph has a cycle")));
 }
 
 TEST_F(ShapeRefinerTest, RerunReplacesResults) {
