@@ -556,6 +556,10 @@ class Executor::Impl::Step {
        const ExecutorRunArgs& args)
       : impl_(impl), kernels_(std::move(kernels)), args_(args) {
     start_ = Clock::now();
+    if (args_.timeout_ms > 0) {
+      has_deadline_ = true;
+      deadline_ = start_ + std::chrono::milliseconds(args_.timeout_ms);
+    }
     fetch_values_.resize(impl_->fetch_names.size());
   }
 
@@ -612,6 +616,8 @@ class Executor::Impl::Step {
                 const Status& status, ReadyQueue* queue, int64_t start_ns);
   void Enqueue(std::vector<TaggedNode>* ready, ReadyQueue* queue);
   void RecordError(const Status& s);
+  // The step's DeadlineExceeded, naming the node about to start (or none).
+  Status DeadlineError(const Node* next) const;
   int64_t NowNs() const {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
                                                                 start_)
@@ -622,6 +628,8 @@ class Executor::Impl::Step {
   const std::shared_ptr<KernelSet> kernels_;
   const ExecutorRunArgs args_;
   Clock::time_point start_;
+  bool has_deadline_ = false;
+  Clock::time_point deadline_;
   CancellationManager cancellation_;
   std::atomic<bool> aborted_{false};
 
@@ -857,6 +865,16 @@ void Executor::Impl::Step::RecordError(const Status& s) {
   }
 }
 
+Status Executor::Impl::Step::DeadlineError(const Node* next) const {
+  Status s = errors::DeadlineExceeded(
+      "The step ran past its timeout of ", args_.timeout_ms,
+      " ms and was stopped", next != nullptr ? " before node '" : "",
+      next != nullptr ? next->name() : "", next != nullptr ? "'" : "",
+      ". A while loop whose condition never turns false runs forever; "
+      "otherwise raise the timeout (RunOptions::timeout_in_ms)");
+  return s;
+}
+
 void Executor::Impl::Step::Enqueue(std::vector<TaggedNode>* ready,
                                    ReadyQueue* queue) {
   if (ready->empty()) return;
@@ -932,6 +950,10 @@ thread_local ThreadScratch tls_scratch;
 bool Executor::Impl::Step::Process(const TaggedNode& tn, ReadyQueue* queue) {
   const Item& item = impl_->items[tn.item];
   const int64_t start_ns = args_.stats != nullptr ? NowNs() : 0;
+  if (has_deadline_ && !aborted_.load(std::memory_order_relaxed) &&
+      Clock::now() > deadline_) {
+    RecordError(DeadlineError(item.node));
+  }
   if (aborted_.load(std::memory_order_acquire)) {
     NodeDone(tn, nullptr, true, OkStatus(), queue, start_ns);
     return true;
@@ -1184,6 +1206,18 @@ Status Executor::Impl::Step::Run(const std::vector<Tensor>& feeds,
   Status result;
   {
     std::unique_lock<std::mutex> l(mu_);
+    if (has_deadline_) {
+      // Async kernels may hold the step past its deadline: cancel them then
+      // (RecordError takes mu_), and wait for the nodes in flight to finish.
+      while (!done_ && done_cv_.wait_until(l, deadline_) !=
+                           std::cv_status::timeout) {
+      }
+      if (!done_) {
+        l.unlock();
+        RecordError(DeadlineError(nullptr));
+        l.lock();
+      }
+    }
     while (!done_) done_cv_.wait(l);
     result = status_;
   }

@@ -26,6 +26,8 @@
 //     registry's generation() changes (Note [Kernel replacement],
 //     kernel_registry.h) the next step re-selects every kernel, so a step
 //     never mixes kernels of two registry states.
+//   - A step may have a deadline (ExecutorRunArgs::timeout_ms): past it the
+//     step fails with DeadlineExceeded as if a node had failed.
 //   - The first error stops the step: no node starts after it, pending async
 //     kernels are cancelled (Note [Step cancellation], op_kernel_context.h),
 //     and Run returns it with the node attached ("... [[{{node n}}]]").
@@ -102,6 +104,11 @@ struct ExecutorRunArgs {
   // When not null, filled with one entry per node that ran, in completion
   // order.
   std::vector<NodeExecStats>* stats = nullptr;
+  // When > 0, the step fails with DeadlineExceeded once it has run this long:
+  // no node starts after the deadline and pending async kernels are
+  // cancelled (a loop that never ends stops; a kernel already computing
+  // finishes first).
+  int64_t timeout_ms = 0;
 };
 
 class OPKIT_EXPORT Executor {

@@ -178,6 +178,7 @@ REGISTER_KERNEL_BUILDER(Name("ExecTestCounted").Device(DEVICE_CPU),
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 // A graph, its device and an executor over it.
@@ -475,6 +476,39 @@ TEST_P(ExecutorThreadsTest, ErrorCancelsPendingAsyncWork) {
   std::vector<Tensor> out;
   Status s = f.executor->Run(ExecutorRunArgs(), {}, &out);
   EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT, HasSubstr("{{node bad}}")));
+}
+
+TEST_P(ExecutorThreadsTest, TimeoutStopsALoopThatWouldRunForever) {
+  // 2^31 iterations: without the deadline this step would run for minutes.
+  std::string text = Const("zero", 0) + Const("big", 2147483647) +
+                     WhileGraph("while/", "zero", "big", "while/ctx");
+  Fixture f;
+  ExecutorSignature sig;
+  sig.fetches = {"while/Exit:0"};
+  OPKIT_ASSERT_OK(Make(text, sig, GetParam(), &f));
+  ExecutorRunArgs args;
+  args.timeout_ms = 50;
+  for (int step = 0; step < 2; ++step) {  // the executor stays usable
+    std::vector<Tensor> out;
+    EXPECT_THAT(f.executor->Run(args, {}, &out),
+                StatusIs(error::DEADLINE_EXCEEDED,
+                         AllOf(HasSubstr("timeout of 50 ms"),
+                               HasSubstr("while loop"))));
+  }
+}
+
+TEST_P(ExecutorThreadsTest, TimeoutCancelsAWaitingAsyncKernel) {
+  // `wait` finishes only when cancelled: the deadline must do it.
+  std::string text = Const("a", 1) + Node("wait", "ExecTestWaitForCancel", {"a"});
+  Fixture f;
+  ExecutorSignature sig;
+  sig.fetches = {"wait:0"};
+  OPKIT_ASSERT_OK(Make(text, sig, GetParam(), &f));
+  ExecutorRunArgs args;
+  args.timeout_ms = 20;
+  std::vector<Tensor> out;
+  EXPECT_THAT(f.executor->Run(args, {}, &out),
+              StatusIs(error::DEADLINE_EXCEEDED, HasSubstr("timeout of 20 ms")));
 }
 
 TEST_P(ExecutorThreadsTest, ConcurrentSteps) {

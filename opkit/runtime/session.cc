@@ -137,6 +137,9 @@ Status Session::Run(const RunOptions& run_options,
   }
   ExecutorRunArgs args;
   args.step_id = step_id;
+  args.timeout_ms = run_options.timeout_in_ms > 0
+                        ? run_options.timeout_in_ms
+                        : options_.operation_timeout_in_ms;
   std::vector<NodeExecStats> stats;
   if (run_options.collect_step_stats && run_metadata != nullptr) {
     args.stats = &stats;

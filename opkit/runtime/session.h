@@ -53,6 +53,9 @@ struct SessionOptions {
   int intra_op_threads = 1;
   // Place nodes pinned to an unusable device elsewhere instead of failing.
   bool allow_soft_placement = false;
+  // Default timeout of every Run in milliseconds (TensorFlow's
+  // ConfigProto.operation_timeout_in_ms); 0 means none. See RunOptions.
+  int64_t operation_timeout_in_ms = 0;
   // Registries; null means the global ones. Borrowed: must outlive the
   // session.
   const OpRegistryInterface* op_registry = nullptr;
@@ -63,6 +66,10 @@ struct SessionOptions {
 struct RunOptions {
   // Collect per-node timings into RunMetadata::step_stats.
   bool collect_step_stats = false;
+  // When > 0, a Run taking longer fails with DeadlineExceeded (TensorFlow's
+  // RunOptions.timeout_in_ms); the step stops at its next node and cancels
+  // pending async kernels. 0 takes SessionOptions::operation_timeout_in_ms.
+  int64_t timeout_in_ms = 0;
 };
 
 // What a call reports besides its outputs.

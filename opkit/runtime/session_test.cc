@@ -430,6 +430,17 @@ TEST_P(SessionThreadsTest, WhileLoopAndCondWithBuiltinOps) {
     OPKIT_ASSERT_OK(session->Run({{"n:0", Tensor(n)}}, {"while/Exit:0"}, {}, &out));
     EXPECT_EQ(out[0].flat<int32>()(0), n);
   }
+  // A loop bound too large to finish: RunOptions::timeout_in_ms stops it,
+  // and the session runs the next step normally.
+  RunOptions options;
+  options.timeout_in_ms = 30;
+  std::vector<Tensor> out;
+  EXPECT_THAT(session->Run(options, {{"n:0", Tensor(int32{2147483647})}}, {"while/Exit:0"},
+                           {}, &out, nullptr),
+              StatusIs(error::DEADLINE_EXCEEDED, HasSubstr("timeout of 30 ms")));
+  OPKIT_ASSERT_OK(session->Run(options, {{"n:0", Tensor(int32{5})}}, {"while/Exit:0"}, {},
+                               &out, nullptr));
+  EXPECT_EQ(out[0].flat<int32>()(0), 5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, SessionThreadsTest, ::testing::Values(1, 2));
