@@ -5,25 +5,30 @@
 //
 // Input format: the text of a GraphDef, optionally followed by a line
 // "#feeds" and raw bytes. For every Placeholder / PlaceholderWithDefault of
-// the graph, in node order, the feed bytes give: one byte for the rank (% 4),
+// the graph, in node order, the feed bytes give: one byte for the rank (% 5),
 // one per dim (% 5), then the element bytes (zero when the input runs out),
 // in the placeholder's dtype (numeric types and bool only; others are not
-// fed). Every node's outputs are fetched and every node is a target.
+// fed). Every node's outputs are fetched and every node but the fed ones is a
+// target.
 //
 // Limits that keep one input fast, and why they are not a weakness:
 //   - at most 64 nodes, and every Placeholder's fed tensor has at most 4^4
 //     elements;
-//   - graphs with NextIteration are validated and shape-inferred but not
-//     run: a loop whose condition never turns false is a hang by design, in
-//     TensorFlow as here;
+//   - every Run has a 20 ms timeout (RunOptions::timeout_in_ms), so a while
+//     loop whose condition never turns false ends with DeadlineExceeded
+//     instead of running forever, as it would in TensorFlow without one;
 //   - a huge tensor that a Fill/Tile/... asks for is an error Status (the
 //     CPU allocator refuses sizes above its limit and posix_memalign
 //     failures; kernels turn a null buffer into ResourceExhausted), so that
 //     path is fuzzed too (run under ASan with allocator_may_return_null=1).
 //
-// Seeds: fuzz/corpus/graph_def/.
+// Seeds: fuzz/corpus/graph_def/; dictionary: fuzz/graph_def.dict. With
+// OPKIT_FUZZ_VERBOSE=1 in the environment each stage prints its Status, to
+// check that a new seed gets as far as Run.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -69,7 +74,7 @@ bool Feedable(DataType dt) {
 }
 
 Tensor MakeFeed(DataType dt, Bytes* bytes) {
-  const int rank = bytes->Next() % 4;
+  const int rank = bytes->Next() % 5;
   TensorShape shape;
   for (int i = 0; i < rank; ++i) shape.AddDim(bytes->Next() % 5);
   Tensor t(dt, shape);
@@ -80,6 +85,19 @@ Tensor MakeFeed(DataType dt, Bytes* bytes) {
     for (size_t i = 0; i < n; ++i) p[i] &= 1;  // a bool is 0 or 1
   }
   return t;
+}
+
+bool Verbose() {
+  static const bool verbose = [] {
+    const char* v = std::getenv("OPKIT_FUZZ_VERBOSE");
+    return v != nullptr && v[0] == '1';
+  }();
+  return verbose;
+}
+
+const Status& Report(const char* stage, const Status& s) {
+  if (Verbose()) std::fprintf(stderr, "%s: %s\n", stage, s.ToString().c_str());
+  return s;
 }
 
 }  // namespace
@@ -93,38 +111,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     feed_bytes = input.substr(split + 8);
   }
   GraphDef graph_def;
-  if (!ParseGraphDefText(text, &graph_def).ok()) return 0;
+  if (!Report("parse", ParseGraphDefText(text, &graph_def)).ok()) return 0;
   if (graph_def.node_size() > kMaxNodes) return 0;
 
   // Shape inference on its own, as a tool would run it.
   ShapeRefiner refiner(graph_def.versions().producer(), OpRegistry::Global());
-  (void)refiner.InferShapes(graph_def);
+  (void)Report("shapes", refiner.InferShapes(graph_def));
 
   auto session = Session::New();
   if (!session.ok()) return 0;
-  if (!(*session)->Create(graph_def).ok()) return 0;
+  if (!Report("create", (*session)->Create(graph_def)).ok()) return 0;
 
-  bool has_loop = false;
   std::vector<std::pair<std::string, Tensor>> feeds;
   std::vector<std::string> fetches, targets;
   Bytes bytes(feed_bytes);
   for (const NodeDef& node : graph_def.node()) {
-    if (node.op() == "NextIteration") has_loop = true;
-    targets.push_back(node.name());
+    bool fed = false;
     if (node.op() == "Placeholder" || node.op() == "PlaceholderWithDefault") {
       auto it = node.attr().find("dtype");
       if (it != node.attr().end() && Feedable(it->second.type())) {
         feeds.emplace_back(node.name() + ":0",
                            MakeFeed(it->second.type(), &bytes));
+        fed = true;
       }
     }
+    // A fed Placeholder named as a target would run its own kernel, which
+    // fails for want of a feed (as in TensorFlow) before anything else runs.
+    if (!fed) targets.push_back(node.name());
     fetches.push_back(node.name() + ":0");
   }
-  if (has_loop) return 0;
+  RunOptions options;
+  options.timeout_in_ms = 20;
   std::vector<Tensor> outputs;
   // Fetching outputs that do not exist (a NoOp's) is itself an error path
   // worth running; then run again with targets only.
-  (void)(*session)->Run(feeds, fetches, {}, &outputs);
-  (void)(*session)->Run(feeds, {}, targets, &outputs);
+  (void)Report("run fetches", (*session)->Run(options, feeds, fetches, {},
+                                              &outputs, nullptr));
+  (void)Report("run targets", (*session)->Run(options, feeds, {}, targets,
+                                              &outputs, nullptr));
   return 0;
 }
