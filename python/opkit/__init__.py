@@ -1,0 +1,49 @@
+"""opkit: ops, kernels and the runtime that selects and runs them, from
+Python with numpy arrays in and out.
+
+    import numpy as np, opkit
+    opkit.ops.add_v2(np.float32([1, 2]), 3)            # array([4., 5.], dtype=float32)
+    zero_out = opkit.load_op_library("zero_out.so")
+    zero_out.zero_out([[1, 2], [3, 4]])                # array([[1, 0], [0, 0]], dtype=int32)
+    opkit.raw_ops.MatMul(a=x, b=y, transpose_b=True)
+    with opkit.Session(graph_def_bytes) as s: s.run("y", {"x": x})
+
+Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
+keyword-only, named like the op), opkit.kernels (kernel registry),
+opkit.errors (exception classes per status code), opkit.dtypes.
+"""
+
+from opkit import _opkit
+from opkit import errors
+
+_opkit._register_error_classes(errors._BY_CODE)
+
+from opkit import dtypes  # noqa: E402
+from opkit import ops  # noqa: E402
+from opkit import raw_ops  # noqa: E402
+from opkit import kernels  # noqa: E402
+from opkit._op_gen import load_op_library  # noqa: E402
+from opkit.session import Session  # noqa: E402
+
+__version__ = "0.1.0"
+
+_NO_GRADIENTS = ("Gradients are not supported by opkit yet: opkit runs ops "
+                 "forward only (no tape, no gradient registry).")
+
+
+class RegisterGradient:
+    """Placeholder for tf.RegisterGradient: raises NotImplementedError,
+    since opkit has no gradients yet."""
+
+    def __init__(self, op_type):
+        raise NotImplementedError(
+            f"RegisterGradient({op_type!r}): {_NO_GRADIENTS}")
+
+
+def gradients(*args, **kwargs):
+    """Placeholder for tf.gradients: raises NotImplementedError."""
+    raise NotImplementedError(f"opkit.gradients: {_NO_GRADIENTS}")
+
+
+__all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "Session",
+           "load_op_library", "RegisterGradient", "gradients"]

@@ -1,0 +1,613 @@
+"""Python wrappers generated from OpDefs, as TensorFlow's python_op_gen does.
+
+    fn = make_op_function("ZeroOut")          # def zero_out(to_zero, name=None)
+    fn([[1, 2], [3, 4]])                      # array([[1, 0], [0, 0]], dtype=int32)
+    raw = make_op_function("ZeroOut", raw=True)   # ZeroOut(*, to_zero, name=None)
+    mod = load_op_library("zero_out.so")      # a module: one function per op
+
+The function is one opkit._opkit.FastOp (C, vectorcall) carrying the
+generated signature: it binds positional and keyword arguments as a Python
+function with that signature would (so inspect.signature and help() show
+the real parameters, and binding errors are the usual TypeErrors), then
+runs the op with inputs first and every attr parameter after (None when an
+optional attr is left unset). numpy arrays are taken as they are; anything
+else (lists, Python scalars, numpy scalars) goes through `_Converter`, which
+applies TensorFlow's conversion rules.
+
+Parameters, in TensorFlow's order: the inputs, the attrs without a default,
+the attrs with a default (the OpDef's), then `name=None` (accepted and
+ignored, as eager TensorFlow does). Attrs that the inputs determine (a type
+attr `T` of an input, the length `N` of a list input, a list(type) attr) are
+not parameters, except that a type attr may be given as a keyword-only
+argument (`T=np.float32`) to choose how Python values convert.
+"""
+
+import builtins
+import collections
+import inspect
+import keyword
+import os
+import types
+
+import numpy as np
+
+from opkit import _opkit
+from opkit import dtypes as _dtypes
+
+# TensorFlow's reserved words (python_op_gen_internal.cc IsPythonReserved):
+# keywords, plus the builtins whose name does not start with a lower-case
+# letter. Today's keywords are included, as is "print"/"exec" (Python 2's).
+_RESERVED = (frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+             | {"exec", "print"}
+             | {n for n in dir(builtins) if not n[0].islower()})
+_RESERVED = _RESERVED - {"_"}
+
+
+def snake_case(op_name):
+    """TensorFlow's op-name-to-function-name rule: a '_' goes before an
+    upper-case letter that follows a lower-case one or that is followed by a
+    lower-case one; everything is lower-cased. Conv2D -> conv2d,
+    BatchMatMulV2 -> batch_mat_mul_v2, LRN -> lrn. '>' (namespace separator)
+    becomes '_'."""
+    out = []
+    last = len(op_name) - 1
+    for i, c in enumerate(op_name):
+        if c == ">":
+            out.append("_")
+            continue
+        if c.isupper() and i > 0:
+            prev = op_name[i - 1]
+            if prev != ">" and (prev.islower() or (i < last and op_name[i + 1].islower())):
+                out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+
+
+def avoid_reserved(name):
+    """`name` with a trailing '_' when it is a Python keyword or reserved
+    builtin (TensorFlow's AvoidPythonReserved)."""
+    name = name.replace(">", "_")
+    return name + "_" if name in _RESERVED else name
+
+
+def function_name(op_name):
+    """The snake_case Python function name of an op."""
+    return avoid_reserved(snake_case(op_name))
+
+
+# --- Conversion of Python values ------------------------------------------
+
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def _describe(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _leaves_and_shape(value, where):
+    """Leaves of a nested list and its shape; ValueError for a ragged one."""
+    if isinstance(value, (list, tuple)):
+        shapes = []
+        leaves = []
+        for item in value:
+            sub_leaves, sub_shape = _leaves_and_shape(item, where)
+            shapes.append(sub_shape)
+            leaves.extend(sub_leaves)
+        if shapes and any(s != shapes[0] for s in shapes):
+            raise ValueError(
+                f"{where}: cannot convert a ragged nested list "
+                f"{_describe(value)}: its sequences have different lengths "
+                f"({sorted({len(s) and s[0] for s in shapes})}); pass a "
+                "rectangular list or a numpy array")
+        return leaves, (len(value),) + (shapes[0] if shapes else ())
+    return [value], ()
+
+
+def _natural_dtype(value, where):
+    """The dtype TensorFlow would give a Python value: ints int32 (int64
+    when one does not fit), floats float32, complex complex128, bools bool,
+    str/bytes string; [] float32."""
+    leaves, _ = _leaves_and_shape(value, where)
+    kinds = set()
+    big = False
+    for leaf in leaves:
+        if isinstance(leaf, (bool, np.bool_)):
+            kinds.add("b")
+        elif isinstance(leaf, (int, np.integer)):
+            kinds.add("i")
+            if not _INT32_MIN <= int(leaf) <= _INT32_MAX:
+                big = True
+                if not _INT64_MIN <= int(leaf) <= _INT64_MAX:
+                    raise ValueError(f"{where}: {leaf} does not fit in int64")
+        elif isinstance(leaf, (float, np.floating)):
+            kinds.add("f")
+        elif isinstance(leaf, (complex, np.complexfloating)):
+            kinds.add("c")
+        elif isinstance(leaf, (str, bytes, np.str_, np.bytes_)):
+            kinds.add("s")
+        else:
+            raise TypeError(
+                f"{where}: cannot convert {_describe(leaf)} of type "
+                f"{type(leaf).__name__} to a tensor; pass numbers, bools, "
+                "strings, nested lists of them or numpy arrays")
+    if not kinds:
+        return np.dtype(np.float32)
+    if "s" in kinds:
+        if kinds != {"s"}:
+            raise TypeError(f"{where}: cannot mix strings and numbers in "
+                            f"{_describe(value)}")
+        return np.dtype(object)
+    if "b" in kinds:
+        if kinds != {"b"}:
+            raise TypeError(f"{where}: cannot mix bools and numbers in "
+                            f"{_describe(value)}")
+        return np.dtype(np.bool_)
+    if "c" in kinds:
+        return np.dtype(np.complex128)
+    if "f" in kinds:
+        return np.dtype(np.float32)
+    return np.dtype(np.int64 if big else np.int32)
+
+
+def _common_dtype(natural_dtypes, where):
+    """The dtype a list of Python values converts to together: strings
+    only with strings, bools only with bools, else the widest number."""
+    kinds = {d.kind for d in natural_dtypes}
+    if len(kinds) > 1 and (kinds & {"O", "b"}):
+        raise TypeError(f"{where}: cannot mix strings, bools and numbers in "
+                        "one list input")
+    order = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
+             np.dtype(np.complex128)]
+    best = natural_dtypes[0]
+    for d in natural_dtypes[1:]:
+        if d in order and best in order and order.index(d) > order.index(best):
+            best = d
+    if best == np.dtype(np.int64) and np.dtype(np.float32) in natural_dtypes:
+        best = np.dtype(np.float32)
+    return best
+
+
+def _compatible(natural, target):
+    """Whether a Python value of dtype `natural` converts to `target`
+    without losing its kind (TensorFlow refuses 1.5 -> int32)."""
+    if target == natural:
+        return True
+    if natural.kind == "O" or target.kind == "O":
+        return False
+    if natural.kind == "b" or target.kind == "b":
+        return False
+    if natural.kind in "iu":
+        return target.kind in "iufc"
+    if natural.kind == "f":
+        return target.kind in "fc"
+    if natural.kind == "c":
+        return target.kind == "c"
+    return False
+
+
+def to_array(value, where, target=None, preferred=None):
+    """`value` as a numpy array: arrays as they are, numpy scalars as 0-d
+    arrays, Python values by TensorFlow's rules (to `target` when given,
+    else to `preferred` when that keeps the value's kind, else the natural
+    dtype). TypeError/ValueError naming `where` when it cannot convert."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    natural = _natural_dtype(value, where)
+    dtype = natural
+    if target is not None:
+        if not _compatible(natural, target):
+            raise TypeError(
+                f"{where}: cannot convert {_describe(value)} to "
+                f"{_name_of(target)} (the value is {_name_of(natural)})")
+        dtype = target
+    elif preferred is not None and _compatible(natural, preferred):
+        dtype = preferred
+    if dtype.kind == "O":
+        arr = np.empty(_leaves_and_shape(value, where)[1], dtype=object)
+        flat = _leaves_and_shape(value, where)[0]
+        arr.reshape(-1)[:] = [bytes(v) if isinstance(v, (bytes, np.bytes_))
+                              else str(v).encode("utf-8") for v in flat]
+        return arr
+    try:
+        arr = np.array(value, dtype=dtype)
+    except (OverflowError, ValueError) as e:
+        raise ValueError(
+            f"{where}: cannot convert {_describe(value)} to "
+            f"{_name_of(dtype)}: {e}") from None
+    if dtype.kind in "iu" and natural.kind in "iu":
+        # numpy may wrap out-of-range ints silently.
+        flat = _leaves_and_shape(value, where)[0]
+        info = np.iinfo(dtype)
+        for v in flat:
+            if not info.min <= int(v) <= info.max:
+                raise ValueError(f"{where}: {v} is out of range for "
+                                 f"{_name_of(dtype)}")
+    return arr
+
+
+def _name_of(np_dtype):
+    return "string" if np_dtype.kind == "O" else np_dtype.name
+
+
+def _is_arraylike_with_dtype(v):
+    return isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind not in "OSUV"
+
+
+class _OpSpec:
+    """What the generator needs to know about one OpDef."""
+
+    def __init__(self, op_name):
+        info = _opkit.op_info(op_name)
+        self.info = info
+        self.op_name = info["name"]
+        self.inputs = info["inputs"]
+        self.outputs = info["outputs"]
+        self.attrs = {a["name"]: a for a in info["attrs"]}
+        inferred = set()
+        self.input_type_attrs = []
+        for arg in self.inputs:
+            if arg["number_attr"]:
+                inferred.add(arg["number_attr"])
+            if arg["type_list_attr"]:
+                inferred.add(arg["type_list_attr"])
+            if arg["type_attr"]:
+                inferred.add(arg["type_attr"])
+                if arg["type_attr"] not in self.input_type_attrs:
+                    self.input_type_attrs.append(arg["type_attr"])
+        self.inferred = inferred
+        visible = [a for a in info["attrs"]
+                   if a["name"] not in inferred and not a["name"].startswith("_")]
+        self.required_attrs = [a for a in visible if not a["has_default"]]
+        self.default_attrs = [a for a in visible if a["has_default"]]
+        # Attr values the FastOp receives after the inputs, in this order.
+        self.fast_attr_names = ([a["name"] for a in self.required_attrs]
+                                + [a["name"] for a in self.default_attrs]
+                                + [t for t in self.input_type_attrs
+                                   if self.attrs[t]["type"] == "type"])
+        # Python parameter names (reserved words get a trailing '_').
+        used = {"name"}
+        self.param = {}
+        for arg in self.inputs:
+            self.param[("in", arg["name"])] = self._unique(arg["name"], used)
+        for aname in self.fast_attr_names:
+            self.param[("attr", aname)] = self._unique(aname, used)
+
+    @staticmethod
+    def _unique(name, used):
+        p = avoid_reserved(name)
+        while p in used:
+            p += "_"
+        used.add(p)
+        return p
+
+    def input_params(self):
+        return [self.param[("in", a["name"])] for a in self.inputs]
+
+    def attr_params(self):
+        return [self.param[("attr", n)] for n in self.fast_attr_names]
+
+
+class _Converter:
+    """Converts a wrapper's arguments (inputs, then attr values) to what the
+    FastOp takes: every input a numpy array (a list of arrays for a list
+    input). Called only when some input is not already an array."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.n_inputs = len(spec.inputs)
+
+    def _where(self, arg):
+        return (f"argument '{self.spec.param[('in', arg['name'])]}' of "
+                f"{self.spec.op_name}")
+
+    def __call__(self, *args):
+        spec = self.spec
+        inputs = list(args[:self.n_inputs])
+        attr_values = dict(zip(spec.fast_attr_names, args[self.n_inputs:]))
+        fixed = {}
+        for t in spec.input_type_attrs:
+            v = attr_values.get(t)
+            if v is not None:
+                fixed[t] = _dtypes.to_numpy(_dtypes.as_datatype(v))
+        # An input that is already an array fixes its type attr, wherever it
+        # sits among the inputs (as TensorFlow's eager execution does).
+        for arg, v in zip(spec.inputs, inputs):
+            t = arg["type_attr"]
+            if not t or t in fixed:
+                continue
+            items = v if (arg["number_attr"] and isinstance(v, (list, tuple))) else [v]
+            for item in items:
+                if _is_arraylike_with_dtype(item):
+                    fixed[t] = item.dtype
+                    break
+        out = []
+        for arg, v in zip(spec.inputs, inputs):
+            where = self._where(arg)
+            t = arg["type_attr"]
+            target = None
+            preferred = None
+            if arg["type"]:
+                target = _dtypes.to_numpy(arg["type"])
+            elif t:
+                target = fixed.get(t)
+                default = self.spec.attrs[t]["default"] if t in self.spec.attrs else None
+                if target is None and isinstance(default, int):
+                    try:
+                        preferred = _dtypes.to_numpy(default)
+                    except TypeError:
+                        preferred = None
+            if arg["number_attr"] or arg["type_list_attr"]:
+                if not isinstance(v, (list, tuple)):
+                    raise TypeError(
+                        f"Expected list for '{spec.param[('in', arg['name'])]}' "
+                        f"argument to '{spec.op_name}' Op, not {_describe(v)}.")
+                if arg["type_list_attr"]:
+                    converted = [to_array(e, f"{where}[{i}]") for i, e in enumerate(v)]
+                else:
+                    if target is None and v and not any(
+                            isinstance(e, (np.ndarray, np.generic)) for e in v):
+                        # Python values only: one dtype for the whole list,
+                        # as TensorFlow converts a list input together.
+                        nat = _common_dtype(
+                            [_natural_dtype(e, f"{where}[{i}]") for i, e in enumerate(v)],
+                            where)
+                        target = (preferred if preferred is not None
+                                  and _compatible(nat, preferred) else nat)
+                    converted = [to_array(e, f"{where}[{i}]", target, preferred)
+                                 for i, e in enumerate(v)]
+                    if t and t not in fixed and converted:
+                        fixed[t] = converted[0].dtype
+                out.append(converted)
+            else:
+                a = to_array(v, where, target, preferred)
+                if t and t not in fixed:
+                    fixed[t] = a.dtype
+                out.append(a)
+        return tuple(out) + tuple(args[self.n_inputs:])
+
+
+
+# --- Docstrings --------------------------------------------------------------
+
+def _type_list(values):
+    return ", ".join(f"`{_dtypes.python_name(v)}`" for v in values)
+
+
+def _input_doc(spec, arg, first_with_attr):
+    t = arg["type_attr"]
+    if arg["number_attr"]:
+        n = spec.attrs[arg["number_attr"]]
+        count = (f"at least {n['minimum']} " if n["has_minimum"] else "")
+        if arg["type"]:
+            text = (f"A list of {count}`Tensor` objects with type "
+                    f"`{_dtypes.python_name(arg['type'])}`.")
+        else:
+            text = f"A list of {count}`Tensor` objects with the same type"
+            allowed = spec.attrs[t]["allowed"] if t in spec.attrs else None
+            text += (f" in: {_type_list(allowed)}." if allowed else ".")
+    elif arg["type_list_attr"]:
+        text = "A list of `Tensor` objects."
+    elif arg["type"]:
+        text = f"A `Tensor` of type `{_dtypes.python_name(arg['type'])}`."
+    elif t and first_with_attr.get(t) != arg["name"]:
+        other = spec.param[("in", first_with_attr[t])]
+        text = f"A `Tensor`. Must have the same type as `{other}`."
+    else:
+        allowed = spec.attrs[t]["allowed"] if t in spec.attrs else None
+        text = ("A `Tensor`. Must be one of the following types: "
+                f"{_type_list(allowed)}." if allowed else "A `Tensor`.")
+    if arg["description"]:
+        text += " " + " ".join(arg["description"].split())
+    return text
+
+
+_ATTR_WORDS = {"int": "`int`", "float": "`float`", "bool": "`bool`",
+               "string": "`string`", "type": "`tf.DType`", "shape": "shape",
+               "tensor": "`Tensor`", "func": "function name"}
+
+
+def _value_doc(attr_type, value):
+    if attr_type == "type":
+        return _dtypes.python_name(value)
+    if attr_type == "list(type)":
+        return "[" + ", ".join(_dtypes.python_name(v) for v in value) + "]"
+    if attr_type in ("string",) and isinstance(value, str):
+        return repr(value).replace("'", '"')
+    if isinstance(value, np.ndarray):
+        return repr(value.tolist())
+    return repr(value)
+
+
+def _attr_doc(attr, optional):
+    ty = attr["type"]
+    if ty.startswith("list("):
+        inner = ty[5:-1]
+        word = f"list of {_ATTR_WORDS.get(inner, inner).rstrip('`')}s`".replace("``", "`")
+        article = "A"
+    else:
+        word = _ATTR_WORDS.get(ty, ty)
+        article = "An" if word.lstrip("`")[0] in "aeiou" else "A"
+    text = f"{'An optional' if optional else article} {word}"
+    if attr["allowed"] is not None and len(attr["allowed"]) > 0:
+        if ty in ("type", "list(type)"):
+            text += " from: " + ", ".join(
+                f"`{_dtypes.python_name(v)}`" for v in attr["allowed"])
+        else:
+            text += " from: " + ", ".join(
+                f"`{_value_doc(ty, v)}`" for v in attr["allowed"])
+    if attr["has_minimum"]:
+        what = "length" if ty.startswith("list(") else ""
+        text += (f" that has {what} `>= {attr['minimum']}`" if what
+                 else f" that is `>= {attr['minimum']}`")
+    text += "."
+    if optional:
+        text += f" Defaults to `{_value_doc(ty, attr['default'])}`."
+    if attr["description"]:
+        text += " " + " ".join(attr["description"].split())
+    return text
+
+
+def _output_doc(spec, arg, first_with_attr):
+    t = arg["type_attr"]
+    if arg["number_attr"]:
+        text = f"A list of `{arg['number_attr']}` `Tensor` objects"
+        if arg["type"]:
+            text += f" with type `{_dtypes.python_name(arg['type'])}`."
+        elif t in first_with_attr:
+            text += f" with the same type as `{spec.param[('in', first_with_attr[t])]}`."
+        else:
+            text += f" with type `{t}`."
+    elif arg["type_list_attr"]:
+        text = f"A list of `Tensor` objects of type `{arg['type_list_attr']}`."
+    elif arg["type"]:
+        text = f"A `Tensor` of type `{_dtypes.python_name(arg['type'])}`."
+    elif t in first_with_attr:
+        text = f"A `Tensor`. Has the same type as `{spec.param[('in', first_with_attr[t])]}`."
+    else:
+        text = f"A `Tensor` of type `{t}`."
+    if arg["description"]:
+        text += " " + " ".join(arg["description"].split())
+    return text
+
+
+def _docstring(spec):
+    info = spec.info
+    lines = []
+    lines.append(info["summary"] or f"Runs the {spec.op_name} op.")
+    if info["description"]:
+        lines += ["", info["description"].strip()]
+    first_with_attr = {}
+    for arg in spec.inputs:
+        if arg["type_attr"] and arg["type_attr"] not in first_with_attr:
+            first_with_attr[arg["type_attr"]] = arg["name"]
+    lines += ["", "Args:"]
+    for arg in spec.inputs:
+        lines.append(f"  {spec.param[('in', arg['name'])]}: "
+                     f"{_input_doc(spec, arg, first_with_attr)}")
+    for attr in spec.required_attrs:
+        lines.append(f"  {spec.param[('attr', attr['name'])]}: {_attr_doc(attr, False)}")
+    for attr in spec.default_attrs:
+        lines.append(f"  {spec.param[('attr', attr['name'])]}: {_attr_doc(attr, True)}")
+    lines.append("  name: A name for the operation (optional; ignored in eager calls).")
+    for t in spec.fast_attr_names[len(spec.required_attrs) + len(spec.default_attrs):]:
+        attr = spec.attrs[t]
+        allowed = ""
+        if attr["allowed"]:
+            allowed = " One of: " + _type_list(attr["allowed"]) + "."
+        default = ""
+        if attr["has_default"]:
+            default = (f" Python values convert to "
+                       f"`{_dtypes.python_name(attr['default'])}` by default.")
+        lines.append(f"  {spec.param[('attr', t)]}: An optional `tf.DType` (keyword "
+                     f"only): the type of the inputs typed `{t}`; inferred from "
+                     f"them when None.{allowed}{default}")
+    lines += ["", "Returns:"]
+    outs = spec.outputs
+    if not outs:
+        lines.append("  None (the op has no outputs).")
+    elif len(outs) == 1:
+        lines.append("  " + _output_doc(spec, outs[0], first_with_attr))
+    else:
+        names = ", ".join(avoid_reserved(o["name"]) for o in outs)
+        lines.append(f"  A tuple of `Tensor` objects ({names}).")
+        lines.append("")
+        for o in outs:
+            lines.append(f"  {avoid_reserved(o['name'])}: "
+                         f"{_output_doc(spec, o, first_with_attr)}")
+    return "\n".join(lines)
+
+
+# --- Wrapper generation -------------------------------------------------------
+
+def _output_class(spec):
+    if len(spec.outputs) < 2:
+        return None
+    return collections.namedtuple(
+        spec.op_name, [o["name"] for o in spec.outputs], rename=True)
+
+
+def make_op_function(op_name, raw=False, module=None):
+    """A Python callable running op `op_name`: snake_case with positional
+    inputs (raw=False), or named like the op with keyword-only parameters
+    like tf.raw_ops (raw=True). NotFoundError for an unknown op.
+
+    The callable is the op's opkit._opkit.FastOp itself, given the
+    generated signature (`__signature__`, checked by inspect) and binding
+    arguments to it in C: a Python wrapper function around it would cost a
+    frame per call."""
+    spec = _OpSpec(op_name)
+    fn_name = spec.op_name if raw else function_name(spec.op_name)
+    output_class = _output_class(spec)
+    slot = {name: i for i, name in enumerate(
+        spec.input_params() + spec.attr_params())}
+    required = _opkit.REQUIRED
+    Param = inspect.Parameter
+    positional = Param.KEYWORD_ONLY if raw else Param.POSITIONAL_OR_KEYWORD
+    entries = []   # (name, slot, default, keyword_only)
+    sig_params = []
+
+    def add(name, default, kind):
+        entries.append((name, slot.get(name, -1), default,
+                        kind is Param.KEYWORD_ONLY))
+        sig_params.append(Param(name, kind, default=(
+            Param.empty if default is required else default)))
+
+    for p in spec.input_params():
+        add(p, required, positional)
+    for a in spec.required_attrs:
+        add(spec.param[("attr", a["name"])], required, positional)
+    for a in spec.default_attrs:
+        add(spec.param[("attr", a["name"])], a["default"], positional)
+    add("name", None, positional)
+    inferred_types = spec.fast_attr_names[
+        len(spec.required_attrs) + len(spec.default_attrs):]
+    for t in inferred_types:
+        add(spec.param[("attr", t)], None, Param.KEYWORD_ONLY)
+    fn = _opkit.FastOp(spec.op_name, tuple(spec.fast_attr_names),
+                       _Converter(spec), output_class, entries, fn_name)
+    fn.__name__ = fn_name
+    fn.__qualname__ = fn_name
+    fn.__module__ = module or ("opkit.raw_ops" if raw else "opkit.ops")
+    fn.__doc__ = _docstring(spec)
+    fn.__signature__ = inspect.Signature(sig_params)
+    fn.__text_signature__ = None
+    fn._opkit_op_name = spec.op_name
+    if output_class is not None:
+        output_class.__module__ = fn.__module__
+    return fn
+
+
+# --- Libraries -----------------------------------------------------------------
+
+_LIBRARIES = {}
+
+
+def load_op_library(path):
+    """Loads the op library at `path` and returns a module with one
+    snake_case function per op it registers (tf.load_op_library's
+    behaviour). Loading the same file again returns the same module.
+    NotFoundError for a missing file; InvalidArgumentError for a file that
+    is not a loadable opkit library; AlreadyExistsError for an op name taken
+    by a different OpDef."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"load_op_library: path must be a str or path, "
+                        f"got {type(path).__name__}")
+    info = _opkit.load_library(os.fsdecode(path))
+    resolved = info["path"]
+    cached = _LIBRARIES.get(resolved)
+    if cached is not None and cached.OP_NAMES == list(info["ops"]):
+        return cached
+    base = os.path.basename(resolved).split(".")[0]
+    mod_name = f"opkit.libraries.{base}"
+    module = types.ModuleType(mod_name, f"Ops of the opkit library {resolved}.")
+    module.__file__ = resolved
+    module.OP_NAMES = list(info["ops"])
+    for op in info["ops"]:
+        fn = make_op_function(op, module=mod_name)
+        setattr(module, fn.__name__, fn)
+    _LIBRARIES[resolved] = module
+    return module

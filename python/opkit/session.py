@@ -1,0 +1,101 @@
+"""opkit.Session: run a GraphDef the TensorFlow v1 way.
+
+    with opkit.Session(open("model.pb", "rb").read()) as sess:
+        y = sess.run("y", {"x": [[1, 2], [3, 4]]})          # one array
+        a, b = sess.run(["a:0", "b"], feed_dict={"x": x})   # a list
+
+The graph may be given as binary GraphDef bytes, protobuf text (str or
+bytes), a path to either, or any object with SerializeToString() (a GraphDef
+message). Tensor names without ":<index>" mean output 0. Feeds are converted
+to the dtype of the Placeholder they feed when it has one.
+"""
+
+import os
+
+import numpy as np
+
+from opkit import _opkit
+from opkit import _op_gen
+from opkit import dtypes as _dtypes
+
+
+def _tensor_name(name, what):
+    if not isinstance(name, str):
+        raise TypeError(f"{what} names must be strings, got {name!r}")
+    return name if ":" in name else name + ":0"
+
+
+class Session:
+    """A graph loaded for running (see the module docstring)."""
+
+    def __init__(self, graph_def):
+        if hasattr(graph_def, "SerializeToString"):
+            data = graph_def.SerializeToString()
+        elif isinstance(graph_def, os.PathLike) or (
+                isinstance(graph_def, str) and "\n" not in graph_def
+                and "{" not in graph_def and os.path.exists(graph_def)):
+            with open(graph_def, "rb") as f:
+                data = f.read()
+        elif isinstance(graph_def, str):
+            data = graph_def.encode("utf-8")
+        elif isinstance(graph_def, (bytes, bytearray, memoryview)):
+            data = bytes(graph_def)
+        else:
+            raise TypeError(
+                "Session(graph_def): expected GraphDef bytes, text, a path or a "
+                f"GraphDef message, got {type(graph_def).__name__}")
+        self._session = _opkit._Session(data)
+        self._closed = False
+
+    def run(self, fetches, feed_dict=None, targets=None):
+        """Runs one step and returns the fetched tensors as numpy arrays:
+        one array for a single name, a list for a list/tuple of names.
+        `feed_dict` maps tensor names to arrays, lists or scalars; `targets`
+        names nodes to run for their effects. Errors are opkit.errors
+        exceptions (InvalidArgumentError for unknown names or feeds of the
+        wrong dtype, the kernel's error with its node)."""
+        single = isinstance(fetches, str)
+        if single:
+            names = [fetches]
+        elif isinstance(fetches, (list, tuple)):
+            names = list(fetches)
+        else:
+            raise TypeError(f"fetches must be a tensor name or a list of them, "
+                            f"got {type(fetches).__name__}")
+        names = [_tensor_name(n, "fetch") for n in names]
+        feeds = []
+        for key, value in (feed_dict or {}).items():
+            name = _tensor_name(key, "feed")
+            dt = self._session.feed_dtype(name)
+            target = None
+            if dt > 0:
+                try:
+                    target = _dtypes.to_numpy(dt)
+                except TypeError:
+                    target = None
+            where = f"feed '{key}'"
+            if isinstance(value, (np.ndarray, np.generic)):
+                arr = np.asarray(value)
+                if target is not None and arr.dtype != target and target.kind != "O":
+                    arr = arr.astype(target) if np.can_cast(arr.dtype, target, "same_kind") else arr
+            else:
+                arr = _op_gen.to_array(value, where, target)
+            feeds.append((name, arr))
+        target_names = [] if targets is None else (
+            [targets] if isinstance(targets, str) else list(targets))
+        out = self._session.run(feeds, names, target_names)
+        return out[0] if single else out
+
+    def close(self):
+        """Ends the session; later run() calls raise FailedPreconditionError.
+        Idempotent."""
+        if not self._closed:
+            self._closed = True
+            self._session.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
