@@ -2,6 +2,9 @@
 # instructions, sanitizers.
 
 add_compile_options(-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare)
+# __FILE__ relative to the source tree: registration origins and log lines
+# read "opkit/kernels/matmul_op.cc:66" wherever the tree was built.
+add_compile_options(-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=)
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   add_compile_options(-Wthread-safety)
 endif()

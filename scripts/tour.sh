@@ -1,6 +1,28 @@
 #!/usr/bin/env bash
-# The README's first command: set up, build, and run the tour of opkit.
+# The README's first command: set up, build, and run the tour of opkit: the
+# C++ tour (examples/tour/tour.cc), then a glance at the same runtime from
+# the command line and from Python (examples/tour/tour.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh default
-exec build/default/examples/tour/opkit_tour "$@"
+b=build/default
+zero_out="$b/examples/zero_out/zero_out.so"
+blas="$b/examples/blas_matmul/blas_matmul.so"
+
+"$b/examples/tour/opkit_tour" "$@"
+
+printf '\n== The same from the command line (%s)\n' "$b/bin/opkit"
+opkit() {
+  printf '\n$ opkit %s\n' "$*"
+  "$b/bin/opkit" "$@"
+}
+opkit --load "$zero_out" ops 'ZeroOut*'
+if [ -f "$blas" ]; then opkit load "$blas"; fi
+opkit shapes tests/cli/testdata/matmul_relu.pbtxt --feed-shape 'x=[8,2]'
+
+if [ -f "$b/python/opkit/__init__.py" ]; then
+  extra=()
+  if [ -f "$blas" ]; then extra=("$blas"); fi
+  OPKIT_MIN_LOG_LEVEL=1 PYTHONPATH="$b/python" /usr/bin/python3 examples/tour/tour.py \
+    "$zero_out" "${extra[@]}"
+fi

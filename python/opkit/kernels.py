@@ -13,7 +13,6 @@ Changes apply to the process-wide registry at once; op wrappers select
 again on their next call.
 """
 
-import builtins as _builtins
 import collections as _collections
 import os as _os
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs opkit into a scratch prefix, then builds an op library against
 # the installed package three ways (find_package + opkit_add_op_library,
-# the installed opkit-config, pkg-config) and loads each.
+# the installed opkit-config, pkg-config) and loads each; then runs the
+# installed command line and Python package.
 #   install_test.sh BUILD_DIR SOURCE_DIR LOAD_AND_RUN
 set -euo pipefail
 build=$1 src=$2 load_and_run=$3
@@ -37,3 +38,17 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 g++ -shared -fPIC -DLIBTEST_RESULT=44 "$src/tests/library/plugins/value_op.cc" \
   -o "$work/value_pc.so" $(pkg-config --cflags --libs opkit)
 "$load_and_run" "$work/value_pc.so" LibTestValue 44
+
+# 4. The installed command line and Python package run from the prefix alone
+# (their RPATHs find the installed libraries), and load the library built
+# against the installed package.
+ops=$("$prefix/bin/opkit" --load "$work/consumer/build/value.so" ops LibTestValue)
+grep -q '^LibTestValue' <<<"$ops"
+if [ -d "$prefix/lib/python3/dist-packages/opkit" ]; then
+  PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
+import sys, opkit
+assert opkit.__file__.startswith(sys.argv[1]), opkit.__file__
+lib = opkit.load_op_library(sys.argv[2])
+print('installed opkit package loaded', sorted(n for n in dir(lib) if n[0].islower()))
+" "$prefix" "$work/consumer/build/value.so"
+fi

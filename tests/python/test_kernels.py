@@ -9,14 +9,6 @@ import opkit
 from opkit import errors
 
 
-@pytest.fixture(scope="module")
-def zero_out():
-    path = os.environ.get("OPKIT_TEST_ZERO_OUT")
-    if not path:
-        pytest.skip("OPKIT_TEST_ZERO_OUT (path of zero_out.so) is not set")
-    return opkit.load_op_library(path)
-
-
 def test_list_kernels_of_op():
     ks = opkit.kernels.list("MatMul")
     assert ks and all(k.op == "MatMul" for k in ks)

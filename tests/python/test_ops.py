@@ -11,14 +11,6 @@ import opkit
 from opkit import errors
 
 
-@pytest.fixture(scope="module")
-def zero_out():
-    path = os.environ.get("OPKIT_TEST_ZERO_OUT")
-    if not path:
-        pytest.skip("OPKIT_TEST_ZERO_OUT (path of zero_out.so) is not set")
-    return opkit.load_op_library(path)
-
-
 # --- Op libraries --------------------------------------------------------------
 
 def test_zero_out_from_python(zero_out):

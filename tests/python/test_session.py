@@ -1,7 +1,5 @@
 """opkit.Session running GraphDefs (text, binary, path) with ZeroOut."""
 
-import os
-
 import numpy as np
 import pytest
 
@@ -21,14 +19,6 @@ node { name: "b" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } 
 node { name: "sum" op: "AddV2" input: "a" input: "b"
        attr { key: "T" value { type: DT_FLOAT } } }
 """
-
-
-@pytest.fixture(scope="module")
-def zero_out():
-    path = os.environ.get("OPKIT_TEST_ZERO_OUT")
-    if not path:
-        pytest.skip("OPKIT_TEST_ZERO_OUT (path of zero_out.so) is not set")
-    return opkit.load_op_library(path)
 
 
 def test_session_runs_zero_out(zero_out):
