@@ -89,6 +89,34 @@ void BM_EagerMatMul(benchmark::State& state) {
 }
 BENCHMARK(BM_EagerMatMul)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// BatchMatMulV2 with a batch of one: with fewer products than threads each
+// product runs on the whole pool, so this should track BM_EagerMatMul.
+void BM_EagerBatchMatMulBatchOfOne(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  auto bmm = Context().Prepare("BatchMatMulV2", {DT_FLOAT, DT_FLOAT});
+  if (!bmm.ok()) {
+    state.SkipWithError(bmm.status().ToString().c_str());
+    return;
+  }
+  Tensor a(DT_FLOAT, TensorShape({1, n, n})), b(DT_FLOAT, TensorShape({1, n, n}));
+  a.flat<float>().setRandom();
+  b.flat<float>().setRandom();
+  std::vector<Tensor> inputs = {a, b};
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    Status s = (*bmm)->Run(inputs, &out);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      break;
+    }
+  }
+  SetFlops(state, n);
+}
+BENCHMARK(BM_EagerBatchMatMulBatchOfOne)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 void BM_DirectEigenContraction(benchmark::State& state) {
   const int64_t n = state.range(0);
   const Eigen::ThreadPoolDevice& device = EigenDevice();

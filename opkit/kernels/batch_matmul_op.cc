@@ -5,13 +5,16 @@
 // Batches are spread over the intra-op pool, each product running on one
 // thread: Eigen's GEMM for float, double and the complex types; half and
 // bfloat16 are multiplied in float and rounded once at the end; the integer
-// types use a plain loop whose arithmetic wraps around on overflow.
+// types use a plain loop whose arithmetic wraps around on overflow. When
+// there are fewer float or double products than threads and each is large,
+// each product instead runs on the whole pool (Eigen's tensor contraction).
 #include <cstdint>
 #include <complex>
 #include <type_traits>
 #include <vector>
 
 #include "Eigen/Core"
+#include "unsupported/Eigen/CXX11/Tensor"
 #include "opkit/framework/register_types.h"
 #include "opkit/kernels/bcast.h"
 #include "opkit/kernels/cwise_ops_common.h"
@@ -51,6 +54,11 @@ void Pack(const T* src, int64_t rows, int64_t cols, bool adjoint, C* dst) {
     }
   }
 }
+
+// Multiply-adds per product above which a float or double product is worth
+// splitting across the intra-op pool (when there are fewer products than
+// threads); below it the pool's hand-off costs more than it saves.
+constexpr double kWithinMatrixFlops = 1 << 18;
 
 // out (M x N, row-major) = op(a) (M x K) * op(b) (K x N).
 template <typename T>
@@ -172,15 +180,46 @@ class BatchMatMulV2Op : public OpKernel {
     const double flops = static_cast<double>(M) * static_cast<double>(K) *
                          static_cast<double>(N);
     const int64_t cost = flops > 1e15 ? int64_t{1} << 50 : static_cast<int64_t>(flops) + 1;
+    // Where output batch `bi` reads x and y (in matrices).
+    auto operands = [&](int64_t bi, int64_t* xo, int64_t* yo) {
+      int64_t rest = bi;
+      *xo = *yo = 0;
+      for (int d = batch.dims() - 1; d >= 0; --d) {
+        const int64_t i = rest % batch.dim_size(d);
+        rest /= batch.dim_size(d);
+        *xo += i * xs[d];
+        *yo += i * ys[d];
+      }
+    };
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // Fewer large products than threads: one product per thread would
+      // leave threads idle, so each product runs on the whole pool instead
+      // (Eigen's contraction, as MatMul does).
+      const DeviceBase::CpuWorkerThreads* threads =
+          ctx->device() == nullptr ? nullptr : ctx->device()->tensorflow_cpu_worker_threads();
+      if (threads != nullptr && threads->num_threads > 1 && batches < threads->num_threads &&
+          flops >= kWithinMatrixFlops) {
+        using ConstMap =
+            Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+        using Map = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+        Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims;
+        dims[0] = Eigen::IndexPair<Eigen::DenseIndex>(adj_x ? 0 : 1, adj_y ? 1 : 0);
+        const auto& device = ctx->eigen_device<Eigen::ThreadPoolDevice>();
+        for (int64_t bi = 0; bi < batches; ++bi) {
+          int64_t xo, yo;
+          operands(bi, &xo, &yo);
+          ConstMap a(xp + xo * x_size, x_rows, x_cols);
+          ConstMap b(yp + yo * y_size, y_rows, y_cols);
+          Map out(z + bi * z_size, M, N);
+          out.device(device) = a.contract(b, dims);
+        }
+        return;
+      }
+    }
     internal::CpuParallelFor(ctx, batches, cost, [&](int64_t begin, int64_t end) {
       for (int64_t bi = begin; bi < end; ++bi) {
-        int64_t rest = bi, xo = 0, yo = 0;
-        for (int d = batch.dims() - 1; d >= 0; --d) {
-          const int64_t i = rest % batch.dim_size(d);
-          rest /= batch.dim_size(d);
-          xo += i * xs[d];
-          yo += i * ys[d];
-        }
+        int64_t xo, yo;
+        operands(bi, &xo, &yo);
         MultiplyOne<T>(xp + xo * x_size, yp + yo * y_size, z + bi * z_size, M, K, N,
                        adj_x, adj_y);
       }

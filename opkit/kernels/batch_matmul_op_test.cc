@@ -214,6 +214,30 @@ TEST_F(BatchMatMulTest, ManyBatchesUseThePool) {
   for (int64_t i = 0; i < out[0].NumElements(); ++i) ASSERT_EQ(out[0].flat<float>()(i), 4.0f);
 }
 
+TEST(BatchMatMulPoolTest, FewLargeProductsSplitEachProductAcrossThePool) {
+  // Two products of 96x80 by 80x70 on a 4-thread pool: fewer products than
+  // threads, each above the size where one product is split across threads.
+  EagerContext::Options options;
+  options.intra_op_threads = 4;
+  auto ctx = EagerContext::Create(options);
+  ASSERT_THAT(ctx, IsOk());
+  for (bool adj_x : {false, true}) {
+    for (bool adj_y : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "adj_x=" << adj_x << " adj_y=" << adj_y);
+      const Tensor x = Filled<double>(adj_x ? TensorShape({2, 80, 96}) : TensorShape({2, 96, 80}), 3);
+      const Tensor y = Filled<double>(adj_y ? TensorShape({70, 80}) : TensorShape({80, 70}), 4);
+      std::vector<Tensor> out;
+      ASSERT_THAT((*ctx)->Run("BatchMatMulV2", {x, y},
+                              {{"adj_x", Bool(adj_x)}, {"adj_y", Bool(adj_y)}}, &out),
+                  IsOk());
+      ASSERT_EQ(out[0].shape(), TensorShape({2, 96, 70}));
+      const std::vector<double> want = Naive<double>(x, y, adj_x, adj_y, out[0].shape());
+      auto got = out[0].flat<double>();
+      for (int64_t i = 0; i < got.size(); ++i) ASSERT_EQ(got(i), want[i]) << "element " << i;
+    }
+  }
+}
+
 TEST_F(BatchMatMulTest, Errors) {
   std::vector<Tensor> out;
   EXPECT_THAT(Run(Tensor(DT_FLOAT, TensorShape({3})), Tensor(DT_FLOAT, TensorShape({3, 3})), &out),
