@@ -204,7 +204,11 @@ def to_array(value, where, target=None, preferred=None):
                 f"{where}: cannot convert {_describe(value)} to "
                 f"{_name_of(target)} (the value is {_name_of(natural)})")
         dtype = target
-    elif preferred is not None and _compatible(natural, preferred):
+    elif (preferred is not None and _compatible(natural, preferred)
+          and not (natural.kind in "iu" and preferred.kind in "iu"
+                   and natural.itemsize > preferred.itemsize)):
+        # A preferred dtype is a hint, as in TensorFlow: ints too large for
+        # it (natural int64 against a preferred int32) keep their own dtype.
         dtype = preferred
     if dtype.kind == "O":
         arr = np.empty(_leaves_and_shape(value, where)[1], dtype=object)

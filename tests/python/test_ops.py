@@ -66,6 +66,15 @@ def test_big_python_ints_become_int64():
     assert out[0] == 2 ** 40 + 1
 
 
+def test_preferred_int32_gives_way_to_big_ints():
+    # Reshape's Tshape defaults to int32; a shape needing int64 keeps int64,
+    # as TensorFlow's preferred dtype is only a hint.
+    x = np.zeros((2, 3), dtype=np.float32)
+    assert opkit.ops.reshape(x, [3, 2]).shape == (3, 2)
+    with pytest.raises(errors.InvalidArgumentError, match="4294967296"):
+        opkit.ops.reshape(x, [2 ** 32, 1])
+
+
 def test_python_floats_become_float32():
     out = opkit.ops.add_v2([1.5], [2.0])
     assert out.dtype == np.float32
