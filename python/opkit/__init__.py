@@ -22,7 +22,7 @@ from opkit import dtypes  # noqa: E402
 from opkit import ops  # noqa: E402
 from opkit import raw_ops  # noqa: E402
 from opkit import kernels  # noqa: E402
-from opkit._op_gen import load_op_library  # noqa: E402
+from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import Session  # noqa: E402
 
 __version__ = "0.1.0"
@@ -46,4 +46,5 @@ def gradients(*args, **kwargs):
 
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "Session",
-           "load_op_library", "RegisterGradient", "gradients"]
+           "load_op_library", "unload_op_library", "RegisterGradient",
+           "gradients"]

@@ -615,3 +615,25 @@ def load_op_library(path):
         setattr(module, fn.__name__, fn)
     _LIBRARIES[resolved] = module
     return module
+
+
+def unload_op_library(library):
+    """Removes what a library loaded by load_op_library registered: its ops
+    and kernels (a built-in kernel it displaced wins again). `library` is the
+    module load_op_library returned or the library's path. Its functions
+    raise NotFoundError afterwards; loading the file again brings them back
+    (and returns the same module).
+    NotFoundError when no loaded library is at that path."""
+    if isinstance(library, types.ModuleType):
+        path = getattr(library, "__file__", None)
+        if not path:
+            raise TypeError(f"unload_op_library: {library.__name__} is not a "
+                            f"module returned by load_op_library")
+    elif isinstance(library, (str, bytes, os.PathLike)):
+        path = os.fsdecode(library)
+    else:
+        raise TypeError(f"unload_op_library: expected a library module or "
+                        f"a path, got {type(library).__name__}")
+    # The module stays cached: loading the file again returns it, and its
+    # functions (which find their op by name) work again.
+    _opkit.unload_library(path)

@@ -13,6 +13,7 @@
 
 #include "bindings.h"
 #include "fast_op.h"
+#include "opkit/core/env.h"
 #include "opkit/framework/op_registry.h"
 #include "opkit/runtime/library.h"
 
@@ -108,6 +109,20 @@ py::dict LoadLibrary(const std::string& path) {
   return d;
 }
 
+// Unloads the loaded library at `path` (as given to load, or resolved).
+void UnloadLibrary(const std::string& path) {
+  std::string resolved;
+  if (!RealPath(path, &resolved).ok()) resolved = path;
+  for (OpLibrary& lib : LoadedOpLibraries()) {
+    if (lib.path() == resolved) {
+      ThrowIfError(lib.Unload());
+      return;
+    }
+  }
+  ThrowIfError(errors::NotFound("No loaded op library at '", path,
+                                "'; opkit.load_op_library(path) loads one"));
+}
+
 }  // namespace
 }  // namespace internal
 }  // namespace opkit
@@ -126,6 +141,8 @@ PYBIND11_MODULE(_opkit, m) {
         "The OpDef of `name` as a dict; NotFoundError for an unknown op.");
   m.def("load_library", &LoadLibrary, py::arg("path"),
         "Loads an op library; returns {'path': resolved path, 'ops': names}.");
+  m.def("unload_library", &UnloadLibrary, py::arg("path"),
+        "Removes a loaded library's ops and kernels (OpLibrary::Unload).");
   m.def("_raise_status", [](int code, const std::string& message) {
     ThrowIfError(opkit::Status(static_cast<opkit::error::Code>(code), message));
   }, "Raises the opkit.errors exception of `code` (for tests).");

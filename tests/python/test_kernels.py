@@ -158,6 +158,34 @@ def test_library_filter_takes_the_path_as_loaded(zero_out):
         np.testing.assert_array_equal(zero_out.zero_out([4, 5]), [4, 0])
 
 
+def test_unload_library_restores_the_builtin_kernel(zero_out):
+    path = os.environ.get("OPKIT_TEST_PRIORITY_MATMUL")
+    if not path:
+        pytest.skip("OPKIT_TEST_PRIORITY_MATMUL is not set")
+    a = np.float32([[1, 2], [3, 4]])
+    lib = opkit.load_op_library(path)  # a kernel-only library: no functions
+    assert opkit.kernels.explain("MatMul", T=np.float32).winner.kernel_class == "MyMatMulOp"
+    np.testing.assert_allclose(opkit.ops.mat_mul(a, a), a @ a)
+    opkit.unload_op_library(lib)
+    assert opkit.kernels.explain("MatMul", T=np.float32).winner.kernel_class == "MatMulOp<float>"
+    np.testing.assert_allclose(opkit.ops.mat_mul(a, a), a @ a)
+    with pytest.raises(errors.NotFoundError, match="No loaded op library"):
+        opkit.unload_op_library(path)  # unloaded already
+    # By path, for a library with ops: its functions fail until it is back.
+    zero_out_path = os.environ["OPKIT_TEST_ZERO_OUT"]
+    opkit.unload_op_library(os.path.relpath(zero_out_path))
+    with pytest.raises(errors.NotFoundError):
+        zero_out.zero_out([1, 2])
+    assert not hasattr(opkit.raw_ops, "ZeroOut")
+    again = opkit.load_op_library(zero_out_path)
+    assert again is zero_out
+    np.testing.assert_array_equal(zero_out.zero_out([7, 8]), [7, 0])
+    with pytest.raises(errors.NotFoundError, match="No loaded op library"):
+        opkit.unload_op_library("/no/such/library.so")
+    with pytest.raises(TypeError):
+        opkit.unload_op_library(42)
+
+
 def test_override_nothing_matching():
     with pytest.raises(errors.NotFoundError, match="no-such"):
         opkit.kernels.override(op="MatMul", label="no-such")
