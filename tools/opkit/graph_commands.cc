@@ -553,6 +553,9 @@ int RunShapes(const ParsedArgs& args) {
   for (const NodeDef& node : graph.node()) {
     std::vector<PartialTensorShape> shapes;
     if (!refiner.OutputShapes(node.name(), &shapes).ok()) continue;
+    // After a failure, a node left without shapes is one inference did not
+    // finish (the failing node itself), not one without outputs.
+    if (!inferred.ok() && shapes.empty()) continue;
     json js = json::array();
     std::vector<std::string> texts;
     for (const PartialTensorShape& shape : shapes) {
