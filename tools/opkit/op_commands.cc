@@ -729,6 +729,12 @@ int RunExplain(const ParsedArgs& args) {
                                           "--attr _kernel=LABEL)"
                                         : ""));
   }
+  if (!notes.empty()) {
+    // A kernel without a constraint on the attr would run, but the op
+    // itself refuses the node, as a graph holding it would be refused.
+    return ReportError(StrCat("a node with these attrs is not valid for op '", op_def->name(),
+                              "': ", notes.front(), "; choose an allowed value"));
+  }
   return kExitOk;
 }
 
