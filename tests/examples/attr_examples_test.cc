@@ -34,23 +34,9 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-class AttrExamplesTest : public ::testing::Test {
+class AttrExamplesTest : public examples_test::OpLibraryTest {
  protected:
-  static void SetUpTestSuite() {
-    StatusOr<OpLibrary> lib = LoadOpLibrary(ATTR_EXAMPLES_LIB);
-    ASSERT_THAT(lib.status(), IsOk());
-    library_ = new OpLibrary(std::move(lib).value());
-  }
-  static void TearDownTestSuite() {
-    delete library_;
-    library_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(library_, nullptr);
-    auto ctx = EagerContext::Create();
-    ASSERT_THAT(ctx.status(), IsOk());
-    ctx_ = std::move(ctx).value();
-  }
+  AttrExamplesTest() : OpLibraryTest(ATTR_EXAMPLES_LIB) {}
 
   std::vector<Tensor> Run(const std::string& op,
                           const std::vector<Tensor>& inputs,
@@ -58,11 +44,6 @@ class AttrExamplesTest : public ::testing::Test {
     std::vector<Tensor> out;
     EXPECT_THAT(ctx_->Run(op, inputs, attrs, &out), IsOk()) << op;
     return out;
-  }
-  Status RunStatus(const std::string& op, const std::vector<Tensor>& inputs,
-                   const EagerAttrs& attrs = {}) {
-    std::vector<Tensor> out;
-    return ctx_->Run(op, inputs, attrs, &out);
   }
   // The string scalar `op` outputs.
   std::string RunString(const std::string& op, const EagerAttrs& attrs = {},
@@ -90,16 +71,11 @@ class AttrExamplesTest : public ::testing::Test {
     static const OpDef* const kEmpty = new OpDef;
     return def == nullptr ? *kEmpty : *def;
   }
-
-  static OpLibrary* library_;
-  std::unique_ptr<EagerContext> ctx_;
 };
-
-OpLibrary* AttrExamplesTest::library_ = nullptr;
 
 TEST_F(AttrExamplesTest, LibraryRegistersEveryExample) {
   EXPECT_THAT(
-      OpNames(*library_),
+      OpNames(library_),
       ElementsAre("ArbitraryTensorSequenceExample", "AttrDefaultExample",
                   "AttrDefaultExampleForAllTypes", "BuiltInTypesExample",
                   "EnumExample", "Int32SequenceExample", "IntListInputExample",

@@ -27,18 +27,9 @@ using ::opkit::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class KernelExampleTest : public ::testing::Test {
+class KernelExampleTest : public examples_test::OpLibraryTest {
  protected:
-  void SetUp() override {
-    StatusOr<OpLibrary> lib = LoadOpLibrary(KERNEL_EXAMPLE_LIB);
-    ASSERT_THAT(lib.status(), IsOk());
-    library_ = std::move(lib).value();
-    auto ctx = EagerContext::Create();
-    ASSERT_THAT(ctx.status(), IsOk());
-    ctx_ = std::move(ctx).value();
-  }
-  OpLibrary library_;
-  std::unique_ptr<EagerContext> ctx_;
+  KernelExampleTest() : OpLibraryTest(KERNEL_EXAMPLE_LIB) {}
 };
 
 TEST_F(KernelExampleTest, RegistersCpuKernelsForFloatAndInt32) {

@@ -32,18 +32,9 @@ using ::opkit::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class MatMulRegistrationsTest : public ::testing::Test {
+class MatMulRegistrationsTest : public examples_test::OpLibraryTest {
  protected:
-  void SetUp() override {
-    StatusOr<OpLibrary> lib = LoadOpLibrary(MATMUL_REGISTRATIONS_LIB);
-    ASSERT_THAT(lib.status(), IsOk());
-    library_ = std::move(lib).value();
-    auto ctx = EagerContext::Create();
-    ASSERT_THAT(ctx.status(), IsOk());
-    ctx_ = std::move(ctx).value();
-  }
-  OpLibrary library_;
-  std::unique_ptr<EagerContext> ctx_;
+  MatMulRegistrationsTest() : OpLibraryTest(MATMUL_REGISTRATIONS_LIB) {}
 };
 
 TEST_F(MatMulRegistrationsTest, UnlabelledAndEigenKernelsPerType) {

@@ -33,23 +33,9 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-class ZeroOutTest : public ::testing::Test {
+class ZeroOutTest : public examples_test::OpLibraryTest {
  protected:
-  static void SetUpTestSuite() {
-    StatusOr<OpLibrary> lib = LoadOpLibrary(ZERO_OUT_LIB);
-    ASSERT_THAT(lib.status(), IsOk());
-    library_ = new OpLibrary(std::move(lib).value());
-  }
-  static void TearDownTestSuite() {
-    delete library_;
-    library_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(library_, nullptr);
-    auto ctx = EagerContext::Create();
-    ASSERT_THAT(ctx.status(), IsOk());
-    ctx_ = std::move(ctx).value();
-  }
+  ZeroOutTest() : OpLibraryTest(ZERO_OUT_LIB) {}
 
   // Runs `op` and returns its only output (an empty tensor on error).
   Tensor RunOne(const std::string& op, const std::vector<Tensor>& inputs,
@@ -61,34 +47,24 @@ class ZeroOutTest : public ::testing::Test {
     EXPECT_EQ(out.size(), 1u) << op;
     return out.empty() ? Tensor() : out[0];
   }
-  Status RunStatus(const std::string& op, const std::vector<Tensor>& inputs,
-                   const EagerAttrs& attrs = {}) {
-    std::vector<Tensor> out;
-    return ctx_->Run(op, inputs, attrs, &out);
-  }
-
-  static OpLibrary* library_;
-  std::unique_ptr<EagerContext> ctx_;
 };
 
-OpLibrary* ZeroOutTest::library_ = nullptr;
-
 TEST_F(ZeroOutTest, LibraryRegistersEveryVariant) {
-  EXPECT_TRUE(library_->loaded());
-  EXPECT_THAT(OpNames(*library_),
+  EXPECT_TRUE(library_.loaded());
+  EXPECT_THAT(OpNames(library_),
               ElementsAre("ZeroOut", "ZeroOutFloatInt", "ZeroOutMacro",
                           "ZeroOutMerged", "ZeroOutPreserveIndex",
                           "ZeroOutRealNumber", "ZeroOutRows",
                           "ZeroOutTemplated", "ZeroOutVector"));
   // 1 + 1 + 1 + 2 (float, int32) + 3 + 3 + 12 real number types + 2 + 1.
-  EXPECT_EQ(library_->kernel_list().kernel_size(), 26);
-  for (const KernelDef& k : library_->kernel_list().kernel()) {
+  EXPECT_EQ(library_.kernel_list().kernel_size(), 26);
+  for (const KernelDef& k : library_.kernel_list().kernel()) {
     EXPECT_EQ(k.device_type(), "CPU") << k.ShortDebugString();
   }
   // Loading the same file again hands back the same library.
   StatusOr<OpLibrary> again = LoadOpLibrary(ZERO_OUT_LIB);
   ASSERT_THAT(again.status(), IsOk());
-  EXPECT_TRUE(again.value() == *library_);
+  EXPECT_TRUE(again.value() == library_);
 }
 
 TEST_F(ZeroOutTest, OpDefIsTheGuides) {
