@@ -44,6 +44,9 @@ struct LoadedLibrary {
   // The registrations behind shared_op_names, kept so that this library's
   // declaration can take over when the library that registered first goes.
   std::vector<OpRegistrationData> shared_ops;
+  // Shared libraries the load brought in that stay loaded for good (Note
+  // [Library dependencies]).
+  std::vector<std::string> kept_dependencies;
   bool loaded = false;
   // Given to every kernel registration (and from there to every kernel
   // instance); when the last reference goes the mapping is queued for
@@ -137,6 +140,54 @@ std::string ObjectOfHandle(void* handle) {
     return "";
   }
   return map->l_name;
+}
+
+// The paths of the shared objects mapped in the process.
+std::vector<std::string> MappedObjects() {
+  std::vector<std::string> objects;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
+          static_cast<std::vector<std::string>*>(data)->push_back(info->dlpi_name);
+        }
+        return 0;
+      },
+      &objects);
+  return objects;
+}
+
+// True when the object at `path` (mapped) was built against opkit's headers:
+// it defines opkit_abi_version itself.
+bool IsOpkitObject(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return false;
+  const void* symbol = dlsym(handle, "opkit_abi_version");
+  const bool own = symbol != nullptr && ObjectDefining(symbol) == ObjectOfHandle(handle);
+  dlclose(handle);
+  return own;
+}
+
+// Marks every object in `after` but not in `before`, other than the op
+// library at `library` and objects built against opkit, as never to be
+// unloaded; returns their paths (Note [Library dependencies]).
+std::vector<std::string> KeepNewDependencies(const std::vector<std::string>& before,
+                                             const std::vector<std::string>& after,
+                                             const std::string& library) {
+  std::vector<std::string> kept;
+  for (const std::string& path : after) {
+    if (path == library ||
+        std::find(before.begin(), before.end(), path) != before.end() ||
+        IsOpkitObject(path)) {
+      continue;
+    }
+    // RTLD_NOLOAD | RTLD_NODELETE sets the flag on the mapped object; it
+    // outlasts this handle.
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    if (handle == nullptr) continue;
+    dlclose(handle);
+    kept.push_back(path);
+  }
+  return kept;
 }
 
 Status CheckAbi(void* handle) {
@@ -318,6 +369,7 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   PendingOpRegistrations stray_ops = TakePendingOpRegistrations();
   std::vector<PendingKernelRegistration> stray_kernels =
       TakePendingKernelRegistrations();
+  const std::vector<std::string> mapped_before = MappedObjects();
   dlerror();
   void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   const char* dl_error = handle == nullptr ? dlerror() : nullptr;
@@ -384,10 +436,18 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
     lib->shared_op_names.push_back(d.op_def.name());
   }
   lib->kernel_list = std::move(kernel_list);
+  lib->kept_dependencies = KeepNewDependencies(
+      mapped_before, MappedObjects(), ObjectOfHandle(handle));
   lib->loaded = true;
   LOG(INFO) << "Loaded op library '" << resolved << "': "
             << lib->op_list.op_size() << " op(s), "
             << lib->kernel_list.kernel_size() << " kernel(s)";
+  if (!lib->kept_dependencies.empty()) {
+    LOG(INFO) << "Op library '" << resolved << "' brought in "
+              << StrJoin(lib->kept_dependencies, ", ")
+              << "; they stay loaded after Unload() (Note [Library "
+                 "dependencies] in opkit/runtime/library.h)";
+  }
   return lib;
 }
 
@@ -404,6 +464,12 @@ const OpList& OpLibrary::op_list() const {
 
 const KernelList& OpLibrary::kernel_list() const {
   return state_ ? state_->kernel_list : KernelList::default_instance();
+}
+
+const std::vector<std::string>& OpLibrary::kept_dependencies() const {
+  static const std::vector<std::string>* const kEmpty =
+      new std::vector<std::string>();
+  return state_ ? state_->kept_dependencies : *kEmpty;
 }
 
 const std::vector<std::string>& OpLibrary::shared_op_names() const {

@@ -33,6 +33,18 @@
 // instance from it is alive) is loaded from a private copy, so a rebuilt
 // library's new code runs instead of the old mapping being reused.
 //
+// Note [Library dependencies]
+// The shared libraries a load brings in with the op library (its BLAS,
+// OpenMP or oneDNN runtime, ...) stay loaded after Unload(): such runtimes
+// start worker threads and give threads thread-local state that outlive any
+// call into them, and unmapping their code under those threads is a crash
+// waiting to happen (runtimes are not written to be unloaded; libgomp, for
+// one, leaks its settings on every load). They are marked RTLD_NODELETE when
+// the load succeeds and listed by OpLibrary::kept_dependencies(). A
+// dependency built against opkit's headers (it defines opkit_abi_version)
+// is the exception: its registrations belong to the library, so it is
+// unloaded with it and registers again on the next load.
+//
 // Note [Library unloading]
 // OpLibrary::Unload() removes the library's ops and kernels (nothing new
 // selects them; kernel caches see the registry generation move and
@@ -81,6 +93,9 @@ class OPKIT_EXPORT OpLibrary {
   // Ops the library declared that were already registered with an identical
   // OpDef by another library, so this one's declaration was not used.
   const std::vector<std::string>& shared_op_names() const;
+  // Shared libraries this load brought in that stay loaded after Unload()
+  // (see Note [Library dependencies]), as the dynamic linker names them.
+  const std::vector<std::string>& kept_dependencies() const;
 
   // True from a successful load until Unload().
   bool loaded() const;

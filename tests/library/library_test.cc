@@ -1,7 +1,8 @@
 // LoadOpLibrary and OpLibrary::Unload with real plugins (built by this
 // folder's CMakeLists.txt): loading, running, the all-or-nothing rule for
 // every kind of fault, same-file and same-content loads, shared ops,
-// unloading with kernel instances alive, and reloading a changed build.
+// unloading with kernel instances alive, reloading a changed build, and what
+// happens to the libraries an op library links.
 #include "opkit/runtime/library.h"
 
 #include <dlfcn.h>
@@ -278,6 +279,55 @@ TEST_F(LibraryTest, ReloadsWhileTheOldBuildIsStillInUse) {
   EXPECT_EQ(out[0].scalar<int32>()(), 2);
   old_op->reset();
   ASSERT_THAT(v2->Unload(), IsOk());
+}
+
+// The basename of each path.
+std::vector<std::string> Basenames(const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const std::string& p : paths) names.push_back(p.substr(p.rfind('/') + 1));
+  return names;
+}
+
+TEST_F(LibraryTest, PlainDependenciesStayLoadedAfterUnload) {
+  const std::string helper = LIBTEST_RUNTIME_HELPER;
+  ASSERT_FALSE(IsMapped(helper)) << "loaded before the op library";
+  StatusOr<OpLibrary> lib = LoadOpLibrary(LIBTEST_USES_RUNTIME);
+  ASSERT_THAT(lib.status(), IsOk());
+  EXPECT_THAT(Basenames(lib->kept_dependencies()),
+              ElementsAre("libtest_runtime_helper.so"));
+  EXPECT_EQ(RunValue(ctx_.get(), "LibTestUsesRuntime"), 7);
+  ctx_.reset();
+  ASSERT_THAT(lib->Unload(), IsOk());
+  CloseUnusedOpLibraries();
+  EXPECT_FALSE(IsMapped(LIBTEST_USES_RUNTIME));
+  // Unmapping a runtime under its threads is what this guards against.
+  EXPECT_TRUE(IsMapped(helper));
+
+  // Loading again finds it loaded and keeps nothing new.
+  StatusOr<OpLibrary> again = LoadOpLibrary(LIBTEST_USES_RUNTIME);
+  ASSERT_THAT(again.status(), IsOk());
+  EXPECT_THAT(again->kept_dependencies(), ::testing::IsEmpty());
+  ASSERT_THAT(again->Unload(), IsOk());
+}
+
+TEST_F(LibraryTest, OpkitDependencyGoesWithTheLibraryAndRegistersAgain) {
+  StatusOr<OpLibrary> lib = LoadOpLibrary(LIBTEST_USES_OPKIT_DEPENDENCY);
+  ASSERT_THAT(lib.status(), IsOk());
+  EXPECT_THAT(lib->kept_dependencies(), ::testing::IsEmpty());
+  EXPECT_EQ(RunValue(ctx_.get(), "LibTestFromDependency"), 3);
+  ctx_.reset();
+  ASSERT_THAT(lib->Unload(), IsOk());
+  CloseUnusedOpLibraries();
+  EXPECT_EQ(OpRegistry::Global()->LookUp("LibTestFromDependency"), nullptr);
+  EXPECT_FALSE(IsMapped(LIBTEST_OPKIT_DEPENDENCY));
+
+  // Its static registrations run again with the next load.
+  StatusOr<OpLibrary> again = LoadOpLibrary(LIBTEST_USES_OPKIT_DEPENDENCY);
+  ASSERT_THAT(again.status(), IsOk());
+  auto ctx = EagerContext::Create();
+  ASSERT_THAT(ctx.status(), IsOk());
+  EXPECT_EQ(RunValue(ctx->get(), "LibTestFromDependency"), 3);
+  ASSERT_THAT(again->Unload(), IsOk());
 }
 
 }  // namespace

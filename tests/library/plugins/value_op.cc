@@ -1,10 +1,16 @@
 // A tiny op library for the loader tests: op LibTestValue returns the int32
 // scalar LIBTEST_RESULT (a compile definition), so two builds of this one source
-// tell which build ran. The op name can be changed with OP_NAME.
+// tell which build ran. The op name can be changed with OP_NAME. With
+// LIBTEST_RESULT_FROM_RUNTIME the value comes from runtime_helper.cc, a
+// plain shared library this one links.
 #include "opkit/framework/op.h"
 #include "opkit/framework/op_kernel.h"
 #include "opkit/framework/common_shape_fns.h"
 
+#ifdef LIBTEST_RESULT_FROM_RUNTIME
+extern "C" int libtest_runtime_value();
+#define LIBTEST_RESULT libtest_runtime_value()
+#endif
 #ifndef LIBTEST_RESULT
 #define LIBTEST_RESULT 1
 #endif
