@@ -371,6 +371,19 @@ TEST_F(CliTest, LoadShowsWhatALibraryRegisters) {
   ASSERT_EQ(j.size(), 1u);
   EXPECT_FALSE(j[0]["ops"].empty());
   EXPECT_EQ(j[0]["kernels"][0]["verdict"], "new");
+  EXPECT_TRUE(j[0]["kept_dependencies"].empty());
+}
+
+TEST_F(CliTest, LoadListsTheLibrariesItKeeps) {
+  // tests/library's libtest_uses_runtime links a plain shared library.
+  Result r = Run({"load", OPKIT_USES_RUNTIME_LIB});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kept loaded after an unload: "));
+  EXPECT_THAT(r.out, HasSubstr("libtest_runtime_helper.so"));
+  json j = ParseJson(Run({"load", OPKIT_USES_RUNTIME_LIB, "--json"}));
+  ASSERT_EQ(j[0]["kept_dependencies"].size(), 1u);
+  EXPECT_THAT(j[0]["kept_dependencies"][0].get<std::string>(),
+              ::testing::EndsWith("/libtest_runtime_helper.so"));
 }
 
 TEST_F(CliTest, LoadReportsOverriddenBuiltInKernels) {

@@ -748,7 +748,9 @@ CommandSpec LoadCommandSpec() {
   spec.description =
       "For each library: its ops (with signatures) and its kernels, and for each\n"
       "kernel whether it now wins over a kernel registered before it for the\n"
-      "same op and device (judged for the first type its constraints allow).\n"
+      "same op and device (judged for the first type its constraints allow),\n"
+      "and the shared libraries its load brought in (a BLAS, OpenMP), which\n"
+      "stay loaded when the library is unloaded.\n"
       "To use a library with another command, give --load LIB to that command:\n"
       "  opkit --load ./zero_out.so ops 'Zero*'";
   spec.flags = {{"json", "", false, "print a JSON array, one object per library"}};
@@ -791,6 +793,7 @@ int RunLoad(const ParsedArgs& args) {
     json shared = json::array();
     for (const std::string& n : lib->shared_op_names()) shared.push_back(n);
     jl["shared_ops"] = shared;
+    jl["kept_dependencies"] = lib->kept_dependencies();
     out.push_back(jl);
     if (!args.Has("json")) {
       std::cout << lib->path() << "\n";
@@ -801,6 +804,10 @@ int RunLoad(const ParsedArgs& args) {
       if (!lib->shared_op_names().empty()) {
         std::cout << "  ops already registered identically by another library: "
                   << StrJoin(lib->shared_op_names(), ", ") << "\n";
+      }
+      if (!lib->kept_dependencies().empty()) {
+        std::cout << "  shared libraries it brought in, kept loaded after an unload: "
+                  << StrJoin(lib->kept_dependencies(), ", ") << "\n";
       }
     }
   }
