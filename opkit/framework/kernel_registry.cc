@@ -724,42 +724,9 @@ std::string ConstraintsSummary(const KernelDef& def) {
 }
 
 // Whether some node could satisfy both `a` and `b` (same op, device and
-// label assumed): every attr both constrain has a common allowed value.
+// label assumed).
 bool Overlap(const Record& a, const Record& b) {
-  for (const CompiledConstraint& ca : a.constraints) {
-    for (const CompiledConstraint& cb : b.constraints) {
-      if (ca.attr != cb.attr) continue;
-      if (ca.kind != cb.kind) return false;
-      const auto& la = ca.allowed->list();
-      const auto& lb = cb.allowed->list();
-      bool common = false;
-      switch (ca.kind) {
-        case ConstraintKind::kType:
-          for (int t : la.type()) common = common || TypeAllowed(cb, t);
-          break;
-        case ConstraintKind::kString:
-          for (const auto& s : la.s()) {
-            common = common ||
-                     std::find(lb.s().begin(), lb.s().end(), s) != lb.s().end();
-          }
-          break;
-        case ConstraintKind::kInt:
-          for (auto i : la.i()) {
-            common = common ||
-                     std::find(lb.i().begin(), lb.i().end(), i) != lb.i().end();
-          }
-          break;
-        case ConstraintKind::kBool:
-          for (bool v : la.b()) {
-            common = common ||
-                     std::find(lb.b().begin(), lb.b().end(), v) != lb.b().end();
-          }
-          break;
-      }
-      if (!common) return false;
-    }
-  }
-  return true;
+  return KernelConstraintsOverlap(a.reg.def, b.reg.def);
 }
 
 std::string Describe(const KernelRegistration& reg) {
