@@ -25,22 +25,38 @@
 namespace opkit {
 namespace test {
 
-// A tensor of `shape` holding `values` in row-major order.
+// A tensor of `shape` holding `values` in row-major order; a test failure
+// (and the tensor only partly filled) when their counts differ.
 template <typename T>
 Tensor AsTensor(std::initializer_list<T> values, const TensorShape& shape) {
   Tensor t(DataTypeToEnum<T>::value, shape);
+  EXPECT_EQ(t.NumElements(), static_cast<int64_t>(values.size()))
+      << "values for a tensor of shape " << shape.DebugString();
   auto flat = t.flat<T>();
   int64_t i = 0;
-  for (const T& v : values) flat(i++) = v;
+  for (const T& v : values) {
+    if (i == flat.size()) break;
+    flat(i++) = v;
+  }
   return t;
 }
+// A vector holding `values`.
+template <typename T>
+Tensor AsTensor(std::initializer_list<T> values) {
+  return AsTensor<T>(values, TensorShape({static_cast<int64_t>(values.size())}));
+}
 
+// The elements of `t`, row-major; empty (and a test failure) for another
+// dtype than T.
 template <typename T>
 std::vector<T> Values(const Tensor& t) {
-  std::vector<T> out;
+  if (t.dtype() != DataTypeToEnum<T>::value) {
+    ADD_FAILURE() << "tensor has dtype " << DataTypeString(t.dtype())
+                  << ", expected " << DataTypeString(DataTypeToEnum<T>::value);
+    return {};
+  }
   auto flat = t.flat<T>();
-  for (int64_t i = 0; i < flat.size(); ++i) out.push_back(flat(i));
-  return out;
+  return std::vector<T>(flat.data(), flat.data() + flat.size());
 }
 
 // An AttrValue holding `v` (anything SetAttrValue takes).
@@ -49,6 +65,10 @@ AttrValue Attr(const V& v) {
   AttrValue a;
   SetAttrValue(v, &a);
   return a;
+}
+// A list(type) AttrValue: Attr({DT_FLOAT, DT_INT32}).
+inline AttrValue Attr(std::initializer_list<DataType> types) {
+  return Attr(std::vector<DataType>(types));
 }
 
 // A fixture that runs ops eagerly on a fresh context; out_ holds the

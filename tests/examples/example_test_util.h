@@ -22,6 +22,7 @@
 #include "opkit/framework/tensor.h"
 #include "opkit/framework/tensor_shape.h"
 #include "opkit/framework/types.h"
+#include "opkit/kernels/kernel_test_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
 #include "opkit/testing/status_matchers.h"
@@ -29,45 +30,11 @@
 namespace opkit {
 namespace examples_test {
 
-// A tensor of `shape` (a vector of values.size() when empty) holding
-// `values` in row-major order.
-template <typename T>
-Tensor AsTensor(const std::vector<T>& values,
-                std::vector<int64_t> shape = {}) {
-  if (shape.empty()) shape.push_back(static_cast<int64_t>(values.size()));
-  Tensor t(DataTypeToEnum<T>::v(), TensorShape(shape));
-  EXPECT_EQ(t.NumElements(), static_cast<int64_t>(values.size()));
-  auto flat = t.flat<T>();
-  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < flat.size();
-       ++i) {
-    flat(i) = values[i];
-  }
-  return t;
-}
-
-// The elements of `t`, row-major; empty (and a test failure) for another
-// dtype than T.
-template <typename T>
-std::vector<T> Values(const Tensor& t) {
-  if (t.dtype() != DataTypeToEnum<T>::v()) {
-    ADD_FAILURE() << "tensor has dtype " << DataTypeString(t.dtype())
-                  << ", expected " << DataTypeString(DataTypeToEnum<T>::v());
-    return {};
-  }
-  auto flat = t.flat<T>();
-  return std::vector<T>(flat.data(), flat.data() + flat.size());
-}
-
-// An AttrValue holding `value` (anything SetAttrValue takes).
-template <typename V>
-AttrValue Attr(const V& value) {
-  AttrValue attr;
-  SetAttrValue(value, &attr);
-  return attr;
-}
-inline AttrValue Attr(std::initializer_list<DataType> types) {
-  return Attr(std::vector<DataType>(types));
-}
+// Tensors and attr values in one expression, tensors read back as vectors:
+// the kernel tests' helpers.
+using ::opkit::test::AsTensor;
+using ::opkit::test::Attr;
+using ::opkit::test::Values;
 
 // The op names of a library, sorted.
 inline std::set<std::string> OpNames(const OpLibrary& lib) {
