@@ -12,6 +12,21 @@ namespace {
 
 const char* OrEmpty(const char* s) { return s == nullptr ? "" : s; }
 
+// The value list of a new constraint of `def` on `attr_name`; nullptr, with
+// an error in `errors`, when the call (`method`) allows nothing.
+AttrValue::ListValue* AddConstraint(KernelDef* def, std::vector<std::string>* errors,
+                                    const char* method, const char* attr_name,
+                                    bool allows_nothing, const char* what) {
+  if (allows_nothing) {
+    errors->push_back(StrCat(method, "(\"", OrEmpty(attr_name), "\") for a kernel of op '",
+                             def->op(), "' allows no ", what, "; list at least one"));
+    return nullptr;
+  }
+  KernelDef::AttrConstraint* c = def->add_constraint();
+  c->set_name(OrEmpty(attr_name));
+  return c->mutable_allowed_values()->mutable_list();
+}
+
 }  // namespace
 
 KernelDefBuilder::KernelDefBuilder(const char* op_name) {
@@ -35,15 +50,9 @@ KernelDefBuilder& KernelDefBuilder::Device(const char* device_type) {
 
 KernelDefBuilder& KernelDefBuilder::TypeConstraint(
     const char* attr_name, std::vector<DataType> allowed) {
-  if (allowed.empty()) {
-    errors_.push_back(StrCat("TypeConstraint(\"", OrEmpty(attr_name),
-                             "\") for a kernel of op '", kernel_def_.op(),
-                             "' allows no types; list at least one"));
-    return *this;
-  }
-  KernelDef::AttrConstraint* c = kernel_def_.add_constraint();
-  c->set_name(OrEmpty(attr_name));
-  auto* list = c->mutable_allowed_values()->mutable_list();
+  AttrValue::ListValue* list = AddConstraint(&kernel_def_, &errors_, "TypeConstraint",
+                                             attr_name, allowed.empty(), "types");
+  if (list == nullptr) return *this;
   for (DataType dt : allowed) list->add_type(dt);
   return *this;
 }
@@ -55,45 +64,27 @@ KernelDefBuilder& KernelDefBuilder::TypeConstraint(const char* attr_name,
 
 KernelDefBuilder& KernelDefBuilder::AttrConstraint(
     const char* attr_name, std::vector<std::string> allowed) {
-  if (allowed.empty()) {
-    errors_.push_back(StrCat("AttrConstraint(\"", OrEmpty(attr_name),
-                             "\") for a kernel of op '", kernel_def_.op(),
-                             "' allows no values; list at least one"));
-    return *this;
-  }
-  KernelDef::AttrConstraint* c = kernel_def_.add_constraint();
-  c->set_name(OrEmpty(attr_name));
-  auto* list = c->mutable_allowed_values()->mutable_list();
+  AttrValue::ListValue* list = AddConstraint(&kernel_def_, &errors_, "AttrConstraint",
+                                             attr_name, allowed.empty(), "values");
+  if (list == nullptr) return *this;
   for (std::string& s : allowed) list->add_s(std::move(s));
   return *this;
 }
 
 KernelDefBuilder& KernelDefBuilder::AttrConstraint(
     const char* attr_name, std::vector<int64_t> allowed) {
-  if (allowed.empty()) {
-    errors_.push_back(StrCat("AttrConstraint(\"", OrEmpty(attr_name),
-                             "\") for a kernel of op '", kernel_def_.op(),
-                             "' allows no values; list at least one"));
-    return *this;
-  }
-  KernelDef::AttrConstraint* c = kernel_def_.add_constraint();
-  c->set_name(OrEmpty(attr_name));
-  auto* list = c->mutable_allowed_values()->mutable_list();
+  AttrValue::ListValue* list = AddConstraint(&kernel_def_, &errors_, "AttrConstraint",
+                                             attr_name, allowed.empty(), "values");
+  if (list == nullptr) return *this;
   for (int64_t i : allowed) list->add_i(i);
   return *this;
 }
 
 KernelDefBuilder& KernelDefBuilder::AttrConstraint(const char* attr_name,
                                                    std::vector<bool> allowed) {
-  if (allowed.empty()) {
-    errors_.push_back(StrCat("AttrConstraint(\"", OrEmpty(attr_name),
-                             "\") for a kernel of op '", kernel_def_.op(),
-                             "' allows no values; list at least one"));
-    return *this;
-  }
-  KernelDef::AttrConstraint* c = kernel_def_.add_constraint();
-  c->set_name(OrEmpty(attr_name));
-  auto* list = c->mutable_allowed_values()->mutable_list();
+  AttrValue::ListValue* list = AddConstraint(&kernel_def_, &errors_, "AttrConstraint",
+                                             attr_name, allowed.empty(), "values");
+  if (list == nullptr) return *this;
   for (bool b : allowed) list->add_b(b);
   return *this;
 }
