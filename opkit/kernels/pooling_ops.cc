@@ -130,6 +130,17 @@ Status SpatialGeometry(const PoolAttrs& attrs, const TensorShape& in,
   return OkStatus();
 }
 
+// The geometry of pooling `in` (NHWC) over rows and columns, and output 0
+// allocated to fit it.
+Status AllocateSpatialOutput(OpKernelContext* ctx, const PoolAttrs& attrs,
+                             const Tensor& in, PoolGeometry* g, Tensor** out) {
+  OPKIT_RETURN_IF_ERROR(SpatialGeometry(attrs, in.shape(), g));
+  TensorShape out_shape;
+  OPKIT_RETURN_IF_ERROR(ShapeFromFormat(TensorFormat::kNHWC, g->batch, g->out_rows,
+                                        g->out_cols, g->depth, &out_shape));
+  return ctx->allocate_output(0, out_shape, out);
+}
+
 // The input positions [*begin, *end) that output position `out` of one
 // dimension covers (possibly empty).
 inline void WindowRange(int64_t out, int64_t stride, int64_t pad,
@@ -174,13 +185,8 @@ class MaxPoolOp : public OpKernel {
                     " needs a depth window of the same size (pooling across "
                     "depth); got a depth window of 1"));
     PoolGeometry g;
-    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in.shape(), &g));
-    TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromFormat(TensorFormat::kNHWC, g.batch,
-                                        g.out_rows, g.out_cols, g.depth,
-                                        &out_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, AllocateSpatialOutput(ctx, attrs_, in, &g, &out));
     if (out->NumElements() == 0) return;
     const T* x = in.flat<T>().data();
     T* y = out->flat<T>().data();
@@ -279,13 +285,8 @@ class AvgPoolOp : public OpKernel {
                     "Non-spatial pooling is not yet supported. Volunteers? "
                     ":)"));
     PoolGeometry g;
-    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in.shape(), &g));
-    TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromFormat(TensorFormat::kNHWC, g.batch,
-                                        g.out_rows, g.out_cols, g.depth,
-                                        &out_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, AllocateSpatialOutput(ctx, attrs_, in, &g, &out));
     if (out->NumElements() == 0) return;
     const T* x = in.flat<T>().data();
     T* y = out->flat<T>().data();
