@@ -43,7 +43,9 @@
 // the load succeeds and listed by OpLibrary::kept_dependencies(). A
 // dependency built against opkit's headers (it defines opkit_abi_version)
 // is the exception: its registrations belong to the library, so it is
-// unloaded with it and registers again on the next load.
+// unloaded with it and registers again on the next load. A kept library is
+// not reloaded when its file changes; a new build of one takes a new
+// process (or building it against opkit).
 //
 // Note [Library unloading]
 // OpLibrary::Unload() removes the library's ops and kernels (nothing new
