@@ -9,6 +9,16 @@ b=build/default
 zero_out="$b/examples/zero_out/zero_out.so"
 blas="$b/examples/blas_matmul/blas_matmul.so"
 
+# When blas_matmul.so does float GEMM on oneDNN, OpenBLAS serves only its
+# double kernel, which the tour does not time. OpenBLAS's threaded build
+# starts a worker per core when it is loaded, and idle workers spin for a
+# while: on a 2-core machine that made the tour's float timings, of oneDNN
+# and of the built-in kernel alike, up to 2x slower in some runs.
+if [ -z "${OPENBLAS_NUM_THREADS:-}" ] && [ -f "$blas" ] &&
+   readelf -d "$blas" 2>/dev/null | grep -q 'libdnnl'; then
+  export OPENBLAS_NUM_THREADS=1
+fi
+
 "$b/examples/tour/opkit_tour" "$@"
 
 printf '\n== The same from the command line (%s)\n' "$b/bin/opkit"
