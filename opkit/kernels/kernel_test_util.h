@@ -89,12 +89,8 @@ class EagerOpTest : public ::testing::Test {
 };
 
 // Vectors of int32 / int64 values.
-inline Tensor I32(std::initializer_list<int32> v) {
-  return AsTensor<int32>(v, TensorShape({static_cast<int64_t>(v.size())}));
-}
-inline Tensor I64(std::initializer_list<int64> v) {
-  return AsTensor<int64>(v, TensorShape({static_cast<int64_t>(v.size())}));
-}
+inline Tensor I32(std::initializer_list<int32> v) { return AsTensor<int32>(v); }
+inline Tensor I64(std::initializer_list<int64> v) { return AsTensor<int64>(v); }
 // A float tensor of `shape` holding 0, 1, 2, ... in row-major order.
 inline Tensor Iota(const TensorShape& shape) {
   Tensor t(DT_FLOAT, shape);

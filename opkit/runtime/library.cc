@@ -451,6 +451,12 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   return lib;
 }
 
+// What a handle that names no library lists.
+const std::vector<std::string>& NoNames() {
+  static const std::vector<std::string>* const kEmpty = new std::vector<std::string>();
+  return *kEmpty;
+}
+
 }  // namespace
 
 const std::string& OpLibrary::path() const {
@@ -467,15 +473,11 @@ const KernelList& OpLibrary::kernel_list() const {
 }
 
 const std::vector<std::string>& OpLibrary::kept_dependencies() const {
-  static const std::vector<std::string>* const kEmpty =
-      new std::vector<std::string>();
-  return state_ ? state_->kept_dependencies : *kEmpty;
+  return state_ ? state_->kept_dependencies : NoNames();
 }
 
 const std::vector<std::string>& OpLibrary::shared_op_names() const {
-  static const std::vector<std::string>* const kEmpty =
-      new std::vector<std::string>();
-  return state_ ? state_->shared_op_names : *kEmpty;
+  return state_ ? state_->shared_op_names : NoNames();
 }
 
 bool OpLibrary::loaded() const {

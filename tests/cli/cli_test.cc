@@ -358,6 +358,17 @@ TEST_F(CliTest, ExplainParsesListAndTensorAttrs) {
               "'small' is not a number");
 }
 
+TEST_F(CliTest, ExplainRefusesATypeTheOpDoesNotAllow) {
+  // Reshape's kernel has no constraint on Tshape, so one would be selected,
+  // but the OpDef allows only int32 and int64.
+  Result r = Run({"explain", "Reshape", "--attr", "T=float", "--attr", "Tshape=int8"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("[selected]"));
+  EXPECT_THAT(r.err, HasSubstr("not valid for op 'Reshape'"));
+  r = Run({"explain", "Reshape", "--attr", "T=float", "--attr", "Tshape=int64"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 // --- load -------------------------------------------------------------------------
 
 TEST_F(CliTest, LoadShowsWhatALibraryRegisters) {
@@ -604,17 +615,6 @@ TEST_F(CliTest, RunWhileLoopAndTimeout) {
 }
 
 // --- shapes -------------------------------------------------------------------------
-
-TEST_F(CliTest, ExplainRefusesATypeTheOpDoesNotAllow) {
-  // Reshape's kernel has no constraint on Tshape, so one would be selected,
-  // but the OpDef allows only int32 and int64.
-  Result r = Run({"explain", "Reshape", "--attr", "T=float", "--attr", "Tshape=int8"});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.out, HasSubstr("[selected]"));
-  EXPECT_THAT(r.err, HasSubstr("not valid for op 'Reshape'"));
-  r = Run({"explain", "Reshape", "--attr", "T=float", "--attr", "Tshape=int64"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-}
 
 TEST_F(CliTest, Shapes) {
   Result r = Run({"shapes", Data("matmul_relu.pbtxt")});
