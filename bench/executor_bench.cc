@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/node_def_util.h"
+#include "opkit/device/device.h"
+#include "opkit/op/node_def_util.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/placer.h"
 #include "opkit/runtime/executor.h"

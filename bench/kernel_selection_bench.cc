@@ -26,10 +26,10 @@
 
 #include "benchmark/benchmark.h"
 #include "opkit/core/logging.h"
-#include "opkit/framework/kernel_def_builder.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/kernel/kernel_def_builder.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/op/op_registry.h"
 
 namespace opkit {
 namespace {

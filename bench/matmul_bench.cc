@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "opkit/framework/device.h"
+#include "opkit/device/device.h"
 #include "opkit/runtime/eager_context.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 

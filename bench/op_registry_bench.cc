@@ -1,10 +1,10 @@
 // Benchmarks of op registration and lookup over TensorFlow's 1430 public core
-// ops (shared/conformance/tensorflow/registrations.jsonl).
+// ops (tests/testdata/tensorflow/registrations.jsonl).
 //
-//   OPKIT_SHARED_DIR=/path/to/shared ./op_registry_bench
+//   ./op_registry_bench
 //
-// The data directory is $OPKIT_SHARED_DIR, else the shared/ folder beside the
-// repository. Linked with benchmark::benchmark_main (no main here).
+// The data comes from the repository's tests/testdata/ ($OPKIT_TESTDATA_DIR
+// overrides it). Linked with benchmark::benchmark_main (no main here).
 //
 // What is measured:
 //   BM_FinalizeConformanceSet         OpDefBuilder::Finalize of every record.
@@ -25,9 +25,9 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/status.h"
-#include "opkit/framework/full_type_util.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/full_type_util.h"
+#include "opkit/op/op.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/full_type.pb.h"
 
 namespace opkit {
@@ -45,13 +45,12 @@ struct Record {
   int line = 0;
 };
 
-std::string SharedDir() {
-  if (const char* dir = std::getenv("OPKIT_SHARED_DIR"); dir && *dir) {
+std::string TestDataDir() {
+  if (const char* dir = std::getenv("OPKIT_TESTDATA_DIR"); dir && *dir) {
     return dir;
   }
-  // The shared/ folder beside the repository, as bench/CMakeLists.txt
-  // configured it.
-  return OPKIT_DEFAULT_SHARED_DIR;
+  // The repository's tests/testdata/, as bench/CMakeLists.txt configured it.
+  return OPKIT_DEFAULT_TESTDATA_DIR;
 }
 
 std::vector<std::string> Strings(const nlohmann::json& j, const char* key) {
@@ -66,11 +65,11 @@ std::vector<std::string> Strings(const nlohmann::json& j, const char* key) {
 
 Status LoadRecords(std::vector<Record>* records) {
   const std::string path =
-      SharedDir() + "/conformance/tensorflow/registrations.jsonl";
+      TestDataDir() + "/tensorflow/registrations.jsonl";
   std::ifstream in(path);
   if (!in) {
     return errors::NotFound("Cannot open '", path,
-                            "'; set OPKIT_SHARED_DIR to the shared/ folder");
+                            "'; set OPKIT_TESTDATA_DIR to the repository's tests/testdata");
   }
   std::string line;
   int line_number = 0;

@@ -7,8 +7,8 @@ function(opkit_cc_test name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE opkit::testing ${ARG_DEPS})
-  # Tests find the source tree and shared/ through opkit/testing/test_data.h
-  # (compiled-in defaults, overridable by OPKIT_SOURCE_DIR/OPKIT_SHARED_DIR).
+  # Tests find the source tree and tests/testdata/ through opkit/testing/test_data.h
+  # (compiled-in defaults, overridable by OPKIT_SOURCE_DIR).
   if(ARG_LABELS)
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${ARG_LABELS}")
   else()

@@ -37,8 +37,8 @@
 #include <utility>
 #include <vector>
 
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/graph.pb.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/shape_refiner.h"

@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "opkit/framework/full_type_util.h"
-#include "opkit/framework/op_def_builder.h"
+#include "opkit/op/full_type_util.h"
+#include "opkit/op/op_def_builder.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzz target for the common shape functions (opkit/framework/
+// Fuzz target for the common shape functions (opkit/shape/
 // common_shape_fns.h): no input shape, attr value or constant input tensor
 // may crash one of them or trip a sanitizer; errors are fine.
 //
@@ -34,12 +34,12 @@
 #include <utility>
 #include <vector>
 
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/shape_inference.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/shape/shape_inference.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // bench/blas_matmul_bench.cc), OpenBLAS's cblas_sgemm otherwise, and
 // OpenBLAS's cblas_dgemm for double. It registers the same op, device and types
 // as the built-in kernels, with a higher priority, so loading it is all it
-// takes (Note [Kernel priority] in opkit/framework/kernel_registry.h); the
+// takes (Note [Kernel priority] in opkit/kernel/kernel_registry.h); the
 // built-in kernels stay registered and win again when it is unloaded. Nodes
 // that ask for the "eigen" label keep the built-in kernel.
 //
@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/tensor/tensor.h"
 
 namespace opkit {
 namespace {

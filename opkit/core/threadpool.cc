@@ -1,4 +1,5 @@
-#define EIGEN_USE_THREADS
+// ThreadPool over Eigen's non-blocking pool. The build defines
+// EIGEN_USE_THREADS (Eigen's ThreadPoolDevice needs it) for every target.
 #include "opkit/core/threadpool.h"
 
 #include <algorithm>

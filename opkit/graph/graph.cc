@@ -10,8 +10,8 @@
 #include "google/protobuf/text_format.h"
 #include "opkit/core/env.h"
 #include "opkit/core/errors.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_registry.h"
 
 namespace opkit {
 namespace {

@@ -33,8 +33,8 @@
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
-#include "opkit/framework/op_kernel_construction.h"
-#include "opkit/framework/types.h"
+#include "opkit/kernel/op_kernel_construction.h"
+#include "opkit/tensor/types.h"
 #include "opkit/graph.pb.h"
 
 namespace opkit {

@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/core/env.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "opkit/core/errors.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/node_def_util.h"
+#include "opkit/device/device.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/node_def_util.h"
 #include "opkit/graph/graph.h"
 
 namespace opkit {

@@ -7,10 +7,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/device/device.h"
+#include "opkit/op/op.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/graph/graph.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -6,8 +6,8 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/types.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/tensor/types.h"
 
 namespace opkit {
 

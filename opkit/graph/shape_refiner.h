@@ -34,10 +34,10 @@
 
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/shape_inference.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/shape/shape_inference.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "opkit/graph.pb.h"
 #include "opkit/node_def.pb.h"
 

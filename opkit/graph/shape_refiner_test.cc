@@ -5,10 +5,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/shape_inference.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/shape/shape_inference.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -31,11 +31,11 @@
 #include "opkit/core/status.h"
 #include "opkit/core/threadpool.h"
 #include "opkit/core/work_sharder.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/op_kernel_context.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/tensor_shape.h"
-#include "opkit/framework/types.h"
+#include "opkit/device/device.h"
+#include "opkit/kernel/op_kernel_context.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
+#include "opkit/tensor/types.h"
 
 namespace opkit {
 namespace internal {

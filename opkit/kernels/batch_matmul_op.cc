@@ -15,7 +15,7 @@
 
 #include "Eigen/Core"
 #include "unsupported/Eigen/CXX11/Tensor"
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/bcast.h"
 #include "opkit/kernels/cwise_ops_common.h"
 

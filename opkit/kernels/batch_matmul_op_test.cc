@@ -7,7 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/testing/kernel_test_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "opkit/core/export.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 

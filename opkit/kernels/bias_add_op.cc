@@ -4,9 +4,9 @@
 #include <string>
 #include <type_traits>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {

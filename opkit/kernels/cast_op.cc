@@ -19,7 +19,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops_common.h"
 
 namespace opkit {

@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/array_kernel_util.h"
 
 namespace opkit {

@@ -3,8 +3,8 @@
 // output left unset is dead, Merge runs on its first live input, Enter /
 // Exit / NextIteration move values between frames and iterations.
 #include "opkit/core/errors.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops.h"
 #include "opkit/kernels/cwise_ops_common.h"
 

@@ -9,7 +9,7 @@
 // Floating-point Maximum/Minimum propagate NaN.
 #include <cstdint>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops.h"
 #include "opkit/kernels/cwise_ops_common.h"
 

@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "opkit/core/work_sharder.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/device/device.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/bcast.h"
 
 namespace opkit {

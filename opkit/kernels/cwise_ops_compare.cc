@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops_common.h"
 
 namespace opkit {

@@ -6,7 +6,7 @@
 // Floating-point results follow IEEE (Sqrt(-1) is NaN, Log(0) is -inf).
 #include <cstdint>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops_common.h"
 
 namespace opkit {

@@ -3,8 +3,8 @@
 // is checked before anything is copied.
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/array_kernel_util.h"
 
 namespace opkit {

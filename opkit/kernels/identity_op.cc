@@ -1,7 +1,7 @@
 // Identity-like kernels on CPU: Identity, IdentityN, StopGradient and
 // PlaceholderWithDefault. Each output is its input, sharing the buffer.
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 
 namespace opkit {
 namespace {

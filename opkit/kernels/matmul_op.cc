@@ -1,8 +1,8 @@
 // MatMul on CPU: an Eigen tensor contraction on the device's intra-op pool.
 // Registered for every type of the op, unlabelled and with Label("eigen"),
 // as TensorFlow registers it.
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 
 namespace opkit {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/attr_value_util.h"
-#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/op/attr_value_util.h"
+#include "opkit/testing/kernel_test_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/status_matchers.h"
 

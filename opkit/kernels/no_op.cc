@@ -1,5 +1,5 @@
 // NoOp on CPU: nothing to compute; it exists for its control edges.
-#include "opkit/framework/op_kernel.h"
+#include "opkit/kernel/op_kernel.h"
 
 namespace opkit {
 namespace {

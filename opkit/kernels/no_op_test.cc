@@ -2,8 +2,8 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_kernel.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/kernel/op_kernel.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -3,8 +3,8 @@
 // TensorFlow). Type-generic in T: on/off values are copied as elements.
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/array_kernel_util.h"
 
 namespace opkit {

@@ -18,9 +18,9 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/status.h"
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 

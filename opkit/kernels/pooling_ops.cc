@@ -19,9 +19,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "opkit/kernels/cwise_ops_common.h"
 
 namespace opkit {

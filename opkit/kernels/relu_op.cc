@@ -4,9 +4,9 @@
 // half/bfloat16/float/double for Elu. NaN stays NaN.
 #include <type_traits>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/kernel/register_types.h"
 
 namespace opkit {
 namespace {

@@ -1,11 +1,11 @@
 // Slice and StridedSlice on CPU: a type-generic strided copy of the box the
-// slice spec selects (see array_kernel_util.h and strided_slice_op.h).
+// slice spec selects (see array_kernel_util.h and opkit/shape/strided_slice.h).
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/array_kernel_util.h"
-#include "opkit/kernels/strided_slice_op.h"
+#include "opkit/shape/strided_slice.h"
 
 namespace opkit {
 namespace {

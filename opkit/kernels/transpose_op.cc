@@ -2,8 +2,8 @@
 // type-generic strided copy (see array_kernel_util.h).
 #include <vector>
 
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/array_kernel_util.h"
 
 namespace opkit {

@@ -18,10 +18,10 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/register_types.h"
-#include "opkit/framework/resource_mgr.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/kernel/register_types.h"
+#include "opkit/resource/resource_mgr.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 namespace {

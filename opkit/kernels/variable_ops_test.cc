@@ -7,10 +7,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/resource_mgr.h"
-#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/resource/resource_mgr.h"
+#include "opkit/testing/kernel_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "opkit/core/errors.h"
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/shape_inference.h"
-#include "opkit/kernels/strided_slice_op.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/op/op.h"
+#include "opkit/shape/shape_inference.h"
+#include "opkit/shape/strided_slice.h"
 #include "opkit/tensor.pb.h"
 
 namespace opkit {

@@ -3,9 +3,9 @@
 // (ops_conformance_test checks them); the executor gives them their meaning
 // (dead tensors, frames and iterations; see opkit/runtime/executor.h).
 #include "opkit/core/errors.h"
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/shape_inference.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/op/op.h"
+#include "opkit/shape/shape_inference.h"
 
 namespace opkit {
 namespace {

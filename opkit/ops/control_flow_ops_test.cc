@@ -1,7 +1,7 @@
 // Shape functions of the control-flow ops, in TensorFlow's test syntax.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
+#include "opkit/op/node_def_util.h"
 #include "opkit/testing/shape_inference_testutil.h"
 
 namespace opkit {

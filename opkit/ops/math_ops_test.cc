@@ -4,9 +4,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/testing/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -2,8 +2,8 @@
 // pooling and batch normalisation. OpDefs are TensorFlow's for the same
 // names (ops_conformance_test checks them against TensorFlow's ops.pbtxt);
 // the shape functions are opkit's, with TensorFlow's behaviour.
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/op.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/op/op.h"
 
 namespace opkit {
 

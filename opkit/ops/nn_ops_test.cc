@@ -5,9 +5,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/attr_value_util.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/attr_value_util.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/testing/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -1,7 +1,7 @@
 // NoOp: does nothing; a graph uses it to group control dependencies
 // (a training step's `train_op`, an initializer group).
-#include "opkit/framework/common_shape_fns.h"
-#include "opkit/framework/op.h"
+#include "opkit/shape/common_shape_fns.h"
+#include "opkit/op/op.h"
 
 namespace opkit {
 

@@ -7,7 +7,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "opkit/core/env.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/testing/status_matchers.h"
 #include "opkit/testing/test_data.h"
 
@@ -19,7 +19,7 @@ using ::opkit::testing::IsOk;
 TEST(BuiltinOpsTest, MatchTensorFlowOpDefs) {
   std::string text;
   ASSERT_THAT(ReadFileToString(
-                  testing::SharedDir() + "/conformance/tensorflow/ops.pbtxt", &text),
+                  testing::TestDataDir() + "/tensorflow/ops.pbtxt", &text),
               IsOk());
   OpList reference;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &reference));

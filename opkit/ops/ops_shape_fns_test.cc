@@ -1,8 +1,8 @@
 // Shape functions of the built-in ops, in TensorFlow's test syntax.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/attr_value_util.h"
-#include "opkit/framework/node_def_util.h"
+#include "opkit/op/attr_value_util.h"
+#include "opkit/op/node_def_util.h"
 #include "opkit/testing/shape_inference_testutil.h"
 
 namespace opkit {

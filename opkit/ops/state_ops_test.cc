@@ -1,8 +1,8 @@
 // Shape functions of VariableV2, Assign, AssignAdd, AssignSub.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "opkit/testing/shape_inference_testutil.h"
 
 namespace opkit {

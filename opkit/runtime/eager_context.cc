@@ -8,11 +8,11 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
-#include "opkit/framework/allocator.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_def_util.h"
-#include "opkit/framework/op_kernel_construction.h"
-#include "opkit/framework/types.h"
+#include "opkit/tensor/allocator.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/op/op_def_util.h"
+#include "opkit/kernel/op_kernel_construction.h"
+#include "opkit/tensor/types.h"
 
 namespace opkit {
 namespace {

@@ -37,11 +37,11 @@
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/device/device.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/tensor/tensor.h"
 
 namespace opkit {
 

@@ -7,10 +7,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/kernel_def_builder.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/op_requires.h"
-#include "opkit/kernels/kernel_test_util.h"
+#include "opkit/kernel/kernel_def_builder.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/kernel/op_requires.h"
+#include "opkit/testing/kernel_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "opkit/framework/kernel_def_builder.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/op_requires.h"
+#include "opkit/kernel/kernel_def_builder.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/kernel/op_requires.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -51,10 +51,10 @@
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/threadpool.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/op_kernel.h"
+#include "opkit/device/device.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/kernel/op_kernel.h"
 #include "opkit/graph/graph.h"
 
 namespace opkit {

@@ -54,7 +54,7 @@
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/tensor/tensor.h"
 
 namespace opkit {
 

@@ -18,12 +18,12 @@
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
-#include "opkit/framework/internal/hash.h"
-#include "opkit/framework/kernel_def_builder.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_def_util.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/internal/hash.h"
+#include "opkit/kernel/kernel_def_builder.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/op.h"
+#include "opkit/op/op_def_util.h"
+#include "opkit/op/op_registry.h"
 
 namespace opkit {
 namespace internal {
@@ -196,7 +196,7 @@ Status CheckAbi(void* handle) {
   if (symbol == nullptr || ObjectDefining(symbol) != ObjectOfHandle(handle)) {
     return errors::InvalidArgument(
         "it does not define opkit_abi_version, so it was not built against "
-        "opkit's headers (every op library includes opkit/framework/op.h or "
+        "opkit's headers (every op library includes opkit/op/op.h or "
         "op_kernel.h, or their tensorflow/ equivalents). Build it with "
         "opkit_add_op_library() or `opkit-config --cflags --ldflags`.");
   }

@@ -5,8 +5,8 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/threadpool.h"
-#include "opkit/framework/device.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/device/device.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/placer.h"
 

@@ -33,7 +33,7 @@
 #include "opkit/core/mutex.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/graph.pb.h"
 #include "opkit/runtime/executor.h"
 

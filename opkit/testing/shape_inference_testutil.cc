@@ -7,7 +7,7 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
-#include "opkit/framework/node_def_util.h"
+#include "opkit/op/node_def_util.h"
 
 namespace opkit {
 namespace shape_inference {

@@ -35,10 +35,10 @@
 
 #include "gtest/gtest.h"
 #include "opkit/core/status.h"
-#include "opkit/framework/op_registry.h"
-#include "opkit/framework/shape_inference.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/op/op_registry.h"
+#include "opkit/shape/shape_inference.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "opkit/node_def.pb.h"
 
 namespace opkit {

@@ -1,3 +1,4 @@
+// Where tests find the source tree and its test data.
 #include "opkit/testing/test_data.h"
 
 #include <cstdlib>
@@ -10,10 +11,7 @@ std::string SourceDir() {
   return d ? d : OPKIT_DEFAULT_SOURCE_DIR;
 }
 
-std::string SharedDir() {
-  const char* d = std::getenv("OPKIT_SHARED_DIR");
-  return d ? d : SourceDir() + "/../shared";
-}
+std::string TestDataDir() { return SourceDir() + "/tests/testdata"; }
 
 }  // namespace testing
 }  // namespace opkit

@@ -1,6 +1,7 @@
-// Where tests find data: the source tree and the team's shared/ folder.
+// Where tests find data: the source tree and its tests/testdata/ folder.
+// Nothing a test reads lies outside the repository.
 //
-//   std::string pbtxt = SharedDir() + "/conformance/tensorflow/ops.pbtxt";
+//   std::string pbtxt = TestDataDir() + "/tensorflow/ops.pbtxt";
 #ifndef OPKIT_TESTING_TEST_DATA_H_
 #define OPKIT_TESTING_TEST_DATA_H_
 
@@ -11,8 +12,9 @@ namespace testing {
 
 // The repository root (OPKIT_SOURCE_DIR, set by ctest; else the configured one).
 std::string SourceDir();
-// The shared/ folder beside the repository (OPKIT_SHARED_DIR, set by ctest).
-std::string SharedDir();
+// The repository's tests/testdata/ folder: reference data copied in with its
+// provenance (tests/testdata/tensorflow/README.md).
+std::string TestDataDir();
 
 }  // namespace testing
 }  // namespace opkit

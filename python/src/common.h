@@ -25,8 +25,8 @@
 
 #include "opkit/attr_value.pb.h"
 #include "opkit/core/status.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/types.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/types.h"
 #include "opkit/op_def.pb.h"
 #include "opkit/runtime/eager_context.h"
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "opkit/core/errors.h"
-#include "opkit/framework/allocator.h"
-#include "opkit/framework/attr_value_util.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/tensor/allocator.h"
+#include "opkit/op/attr_value_util.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 namespace internal {

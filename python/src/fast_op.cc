@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op_registry.h"
 #include "fast_op.h"
 
 namespace opkit {

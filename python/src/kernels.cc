@@ -14,9 +14,9 @@
 
 #include "bindings.h"
 #include "opkit/core/errors.h"
-#include "opkit/framework/device_type.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/device/device_type.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/op_registry.h"
 
 namespace py = pybind11;
 

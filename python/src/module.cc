@@ -14,7 +14,7 @@
 #include "bindings.h"
 #include "fast_op.h"
 #include "opkit/core/env.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/runtime/library.h"
 
 namespace py = pybind11;

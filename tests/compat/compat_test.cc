@@ -38,7 +38,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/attr_value.pb.h"
-#include "opkit/framework/attr_value_util.h"
+#include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"

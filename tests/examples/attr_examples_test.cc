@@ -10,8 +10,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/op_def_builder.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op_def_builder.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
 #include "opkit/testing/status_matchers.h"

@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/attr_value_util.h"
+#include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
 #include "opkit/testing/status_matchers.h"

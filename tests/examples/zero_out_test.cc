@@ -7,8 +7,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
 #include "opkit/testing/shape_inference_testutil.h"

@@ -9,9 +9,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/framework/attr_value_util.h"
-#include "opkit/framework/node_def_util.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/op/attr_value_util.h"
+#include "opkit/op/node_def_util.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/graph.pb.h"
 #include "opkit/runtime/session.h"
 #include "opkit/testing/status_matchers.h"

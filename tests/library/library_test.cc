@@ -16,9 +16,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/core/env.h"
-#include "opkit/framework/kernel_registry.h"
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/kernel/kernel_registry.h"
+#include "opkit/op/op.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/status_matchers.h"
 

@@ -16,8 +16,8 @@
 
 #include "nlohmann/json.hpp"
 #include "opkit/core/status.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "opkit/kernel_def.pb.h"
 #include "opkit/op_def.pb.h"
 #include "tools/opkit/cli_common.h"

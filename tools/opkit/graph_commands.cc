@@ -19,8 +19,8 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
-#include "opkit/framework/numeric_types.h"
-#include "opkit/framework/types.h"
+#include "opkit/tensor/numeric_types.h"
+#include "opkit/tensor/types.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/shape_refiner.h"
 #include "opkit/runtime/session.h"

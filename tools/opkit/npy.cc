@@ -19,7 +19,7 @@
 #include "opkit/core/env.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 namespace cli {

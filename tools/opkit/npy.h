@@ -23,8 +23,8 @@
 
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
-#include "opkit/framework/tensor.h"
-#include "opkit/framework/types.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/types.h"
 
 namespace opkit {
 namespace cli {

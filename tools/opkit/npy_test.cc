@@ -11,8 +11,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/core/env.h"
-#include "opkit/framework/numeric_types.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/tensor/numeric_types.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

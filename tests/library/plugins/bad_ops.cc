@@ -1,8 +1,8 @@
 // Op libraries that must fail to load, one fault each (chosen by FAULT), and
 // must leave the registries as they were. Each also registers a good op,
 // LibTestInnocent, which must not land either.
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_kernel.h"
+#include "opkit/op/op.h"
+#include "opkit/kernel/op_kernel.h"
 
 namespace {
 

@@ -3,9 +3,9 @@
 // tell which build ran. The op name can be changed with OP_NAME. With
 // LIBTEST_RESULT_FROM_RUNTIME the value comes from runtime_helper.cc, a
 // plain shared library this one links.
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_kernel.h"
-#include "opkit/framework/common_shape_fns.h"
+#include "opkit/op/op.h"
+#include "opkit/kernel/op_kernel.h"
+#include "opkit/shape/common_shape_fns.h"
 
 #ifdef LIBTEST_RESULT_FROM_RUNTIME
 extern "C" int libtest_runtime_value();

@@ -1,4 +1,4 @@
-// TensorFlow compatibility: DeviceBase (opkit/framework/device.h), what
+// TensorFlow compatibility: DeviceBase (opkit/device/device.h), what
 // ctx->device() returns, with tensorflow_cpu_worker_threads() for Shard.
 //
 //   auto* threads = ctx->device()->tensorflow_cpu_worker_threads();
@@ -6,7 +6,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_DEVICE_BASE_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_DEVICE_BASE_H_
 
-#include "opkit/framework/device.h"
+#include "opkit/device/device.h"
 #include "tensorflow/core/platform/threadpool.h"
 #include "tensorflow/core/platform/types.h"
 

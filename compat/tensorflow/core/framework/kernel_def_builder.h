@@ -1,5 +1,5 @@
 // TensorFlow compatibility: KernelDefBuilder and the Name(...) builder of
-// REGISTER_KERNEL_BUILDER (opkit/framework/kernel_def_builder.h), with
+// REGISTER_KERNEL_BUILDER (opkit/kernel/kernel_def_builder.h), with
 // Device, TypeConstraint, HostMemory, Label and Priority.
 //
 //   KernelDef def = KernelDefBuilder("MatMul").Device(DEVICE_CPU)
@@ -7,7 +7,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_KERNEL_DEF_BUILDER_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_KERNEL_DEF_BUILDER_H_
 
-#include "opkit/framework/kernel_def_builder.h"
+#include "opkit/kernel/kernel_def_builder.h"
 #include "opkit/kernel_def.pb.h"
 #include "tensorflow/core/framework/types.h"
 

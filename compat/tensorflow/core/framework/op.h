@@ -1,4 +1,4 @@
-// TensorFlow compatibility: REGISTER_OP (opkit/framework/op.h), OpRegistry
+// TensorFlow compatibility: REGISTER_OP (opkit/op/op.h), OpRegistry
 // and the op-definition types.
 //
 //   #include "tensorflow/core/framework/op.h"
@@ -13,7 +13,7 @@
 //       });
 //
 // Registration is two-phase in opkit (Note [Pending op registrations] in
-// opkit/framework/op.h): in a library, the ops land when LoadOpLibrary()
+// opkit/op/op.h): in a library, the ops land when LoadOpLibrary()
 // commits them, all or none. Shape inference and the common shape
 // functions come with this header, so a registration that names
 // shape_inference::UnchangedShape compiles whichever of TensorFlow's
@@ -21,8 +21,8 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_H_
 
-#include "opkit/framework/op.h"
-#include "opkit/framework/op_registry.h"
+#include "opkit/op/op.h"
+#include "opkit/op/op_registry.h"
 #include "tensorflow/core/framework/common_shape_fns.h"
 #include "tensorflow/core/framework/op_def_builder.h"
 #include "tensorflow/core/framework/shape_inference.h"

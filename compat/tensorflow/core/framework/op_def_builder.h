@@ -1,5 +1,5 @@
 // TensorFlow compatibility: OpDefBuilder and OpRegistrationData
-// (opkit/framework/op_def_builder.h), the builder behind REGISTER_OP. It
+// (opkit/op/op_def_builder.h), the builder behind REGISTER_OP. It
 // accepts TensorFlow's spec grammar and reports a bad spec from Finalize()
 // as a Status.
 //
@@ -9,7 +9,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_DEF_BUILDER_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_DEF_BUILDER_H_
 
-#include "opkit/framework/op_def_builder.h"
+#include "opkit/op/op_def_builder.h"
 #include "opkit/op_def.pb.h"
 #include "tensorflow/core/platform/status.h"
 #include "tensorflow/core/platform/types.h"

@@ -1,6 +1,6 @@
 // TensorFlow compatibility: OpKernel, AsyncOpKernel, OpKernelConstruction,
 // OpKernelContext, REGISTER_KERNEL_BUILDER and the OP_REQUIRES macros
-// (opkit/framework/op_kernel.h), plus what TensorFlow's op_kernel.h brings
+// (opkit/kernel/op_kernel.h), plus what TensorFlow's op_kernel.h brings
 // with it: REGISTER_OP, Tensor, the types, Status and errors::, logging,
 // mutex and DeviceBase.
 //
@@ -32,7 +32,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 
-#include "opkit/framework/op_kernel.h"
+#include "opkit/kernel/op_kernel.h"
 #include "tensorflow/core/framework/allocator.h"
 #include "tensorflow/core/framework/device_base.h"
 #include "tensorflow/core/framework/kernel_def_builder.h"

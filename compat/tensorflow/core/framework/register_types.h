@@ -1,5 +1,5 @@
 // TensorFlow compatibility: the TF_CALL_* type-list macros
-// (opkit/framework/register_types.h).
+// (opkit/kernel/register_types.h).
 //
 //   #define REGISTER_KERNEL(type) REGISTER_KERNEL_BUILDER(
 //       Name("ZeroOut").Device(DEVICE_CPU).TypeConstraint<type>("T"),
@@ -13,7 +13,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_REGISTER_TYPES_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_REGISTER_TYPES_H_
 
-#include "opkit/framework/register_types.h"
+#include "opkit/kernel/register_types.h"
 #include "tensorflow/core/framework/numeric_types.h"
 #include "tensorflow/core/framework/types.h"
 

@@ -1,5 +1,5 @@
 // TensorFlow compatibility: ResourceBase and ResourceMgr
-// (opkit/framework/resource_mgr.h), state shared between kernels of one
+// (opkit/resource/resource_mgr.h), state shared between kernels of one
 // device; core::RefCounted and core::ScopedUnref come with them.
 //
 //   class Counter : public ResourceBase {
@@ -19,7 +19,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_RESOURCE_MGR_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_RESOURCE_MGR_H_
 
-#include "opkit/framework/resource_mgr.h"
+#include "opkit/resource/resource_mgr.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/platform/refcount.h"
 

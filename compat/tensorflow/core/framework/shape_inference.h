@@ -1,5 +1,5 @@
 // TensorFlow compatibility: shape_inference::InferenceContext, ShapeHandle
-// and DimensionHandle (opkit/framework/shape_inference.h), what a shape
+// and DimensionHandle (opkit/shape/shape_inference.h), what a shape
 // function works on.
 //
 //   .SetShapeFn([](::tensorflow::shape_inference::InferenceContext* c) {
@@ -11,7 +11,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
 
-#include "opkit/framework/shape_inference.h"
+#include "opkit/shape/shape_inference.h"
 #include "tensorflow/core/framework/tensor.h"
 #include "tensorflow/core/framework/tensor_shape.h"
 #include "tensorflow/core/platform/errors.h"

@@ -1,4 +1,4 @@
-// TensorFlow compatibility: Tensor (opkit/framework/tensor.h): a typed,
+// TensorFlow compatibility: Tensor (opkit/tensor/tensor.h): a typed,
 // shaped, ref-counted buffer whose flat<T>(), vec<T>(), matrix<T>(),
 // tensor<T, N>() and scalar<T>() are Eigen TensorMaps.
 //
@@ -8,8 +8,8 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
 
-#include "opkit/framework/allocator.h"
-#include "opkit/framework/tensor.h"
+#include "opkit/tensor/allocator.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/tensor.pb.h"
 #include "tensorflow/core/framework/tensor_shape.h"
 #include "tensorflow/core/framework/tensor_types.h"

@@ -1,5 +1,5 @@
 // TensorFlow compatibility: TensorShape, PartialTensorShape and
-// TensorShapeUtils (opkit/framework/tensor_shape.h).
+// TensorShapeUtils (opkit/tensor/tensor_shape.h).
 //
 //   OP_REQUIRES(ctx, TensorShapeUtils::IsVector(input.shape()),
 //               errors::InvalidArgument("ZeroOut expects a 1-D vector."));
@@ -7,7 +7,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_SHAPE_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_SHAPE_H_
 
-#include "opkit/framework/tensor_shape.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "tensorflow/core/framework/types.h"
 #include "tensorflow/core/platform/errors.h"
 

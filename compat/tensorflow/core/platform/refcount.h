@@ -1,5 +1,5 @@
 // TensorFlow compatibility: core::RefCounted and core::ScopedUnref
-// (opkit/framework/refcount.h), the base of resources.
+// (opkit/resource/refcount.h), the base of resources.
 //
 //   class Counter : public core::RefCounted { ... };
 //   Counter* c = new Counter;   // count 1
@@ -7,7 +7,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_REFCOUNT_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_REFCOUNT_H_
 
-#include "opkit/framework/refcount.h"
+#include "opkit/resource/refcount.h"
 #include "tensorflow/core/platform/types.h"
 
 #endif  // OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_REFCOUNT_H_

@@ -28,7 +28,7 @@
 #include <limits>
 #include <string>
 
-#include "opkit/framework/numeric_types.h"
+#include "opkit/tensor/numeric_types.h"
 #include "tensorflow/core/platform/macros.h"
 
 namespace tensorflow {

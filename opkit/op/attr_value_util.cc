@@ -1,0 +1,849 @@
+#include "opkit/op/attr_value_util.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
+#include "opkit/core/errors.h"
+#include "opkit/op/internal/hash.h"
+#include "opkit/core/str_util.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/tensor_shape.h"
+#include "opkit/tensor/types.h"
+
+namespace opkit {
+namespace {
+
+// Deeper nesting than this in a default's text is refused before protobuf
+// sees it, so that hostile text cannot exhaust the stack (TensorFlow refuses
+// 100 levels of tensor nesting for the same reason).
+constexpr int kMaxTextNesting = 100;
+
+// Keeps the text-format parser's complaints (which it would otherwise log)
+// so that they can go into the returned Status.
+class CollectingErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  // `prefix_length` is how many characters of the parsed text precede the
+  // user's text, so that columns point into what the user wrote.
+  explicit CollectingErrors(int prefix_length) : prefix_length_(prefix_length) {}
+
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (!first_.empty()) return;
+    const int user_column = line == 0 ? column - prefix_length_ : column;
+    first_ = user_column >= 0 ? StrCat(message, " (at column ", user_column + 1, ")")
+                              : message;
+  }
+  void AddWarning(int, google::protobuf::io::ColumnNumber,
+                  const std::string&) override {}
+  const std::string& first() const { return first_; }
+
+ private:
+  int prefix_length_;
+  std::string first_;
+};
+
+// What `type` (an attr type string) says about the field to parse into.
+struct AttrKind {
+  bool is_list = false;
+  std::string_view field;  // "s", "i", ... as named in AttrValue.
+};
+
+bool ParseAttrKind(std::string_view type, AttrKind* kind) {
+  static constexpr std::pair<std::string_view, std::string_view> kFields[] = {
+      {"string", "s"},     {"int", "i"},         {"float", "f"},
+      {"bool", "b"},       {"type", "type"},     {"shape", "shape"},
+      {"tensor", "tensor"}, {"func", "func"},    {"placeholder", "placeholder"}};
+  std::string_view base = type;
+  kind->is_list = false;
+  if (base.substr(0, 5) == "list(" && !base.empty() && base.back() == ')') {
+    kind->is_list = true;
+    base = base.substr(5, base.size() - 6);
+  }
+  for (const auto& [name, field] : kFields) {
+    if (base == name) {
+      if (kind->is_list && name == "placeholder") return false;
+      kind->field = field;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+std::string_view StripSpace(std::string_view s) {
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Scans text-format value text for its bracket structure, skipping quoted
+// strings and `#` comments. Fails if a closer does not match its opener, a
+// string or bracket is left open, or nesting passes kMaxTextNesting. On
+// success `*first_group_end` is the index of the closer matching the opener
+// at index 0 (npos if text[0] opens nothing).
+Status ScanBrackets(std::string_view text, size_t* first_group_end) {
+  std::vector<char> open;
+  *first_group_end = std::string_view::npos;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') {
+        j += (text[j] == '\\') ? 2 : 1;
+      }
+      if (j >= text.size() || text[j] != c) {
+        return errors::InvalidArgument("unterminated string starting at column ",
+                                       i + 1);
+      }
+      i = j;
+    } else if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '[' || c == '{' || c == '<') {
+      if (open.size() >= static_cast<size_t>(kMaxTextNesting)) {
+        return errors::InvalidArgument("nested more than ", kMaxTextNesting,
+                                       " levels deep");
+      }
+      open.push_back(c == '[' ? ']' : c == '{' ? '}' : '>');
+    } else if (c == ']' || c == '}' || c == '>') {
+      if (open.empty() || open.back() != c) {
+        return errors::InvalidArgument("unbalanced '", std::string(1, c),
+                                       "' at column ", i + 1);
+      }
+      open.pop_back();
+      if (open.empty() && *first_group_end == std::string_view::npos &&
+          (text[0] == '[' || text[0] == '{' || text[0] == '<')) {
+        *first_group_end = i;
+      }
+    }
+  }
+  if (!open.empty()) {
+    return errors::InvalidArgument("missing '", std::string(1, open.back()), "'");
+  }
+  return OkStatus();
+}
+
+// Whether `value` holds only the field `kind` names (for a list: only that
+// field of the list).
+bool HoldsOnly(const AttrValue& value, const AttrKind& kind) {
+  const google::protobuf::Descriptor* desc = value.GetDescriptor();
+  const google::protobuf::Reflection* refl = value.GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> set;
+  if (!kind.is_list) {
+    refl->ListFields(value, &set);
+    return set.size() == 1 && set[0] == desc->FindFieldByName(std::string(kind.field));
+  }
+  refl->ListFields(value, &set);
+  if (set.size() != 1 || set[0]->name() != "list") return false;
+  const AttrValue::ListValue& list = value.list();
+  set.clear();
+  list.GetReflection()->ListFields(list, &set);
+  return set.empty() || (set.size() == 1 && set[0]->name() == kind.field);
+}
+
+Status BadAttrText(std::string_view type, std::string_view text,
+                   std::string_view reason) {
+  return errors::InvalidArgument("Could not parse '", text,
+                                 "' as a value of attr type '", type, "': ",
+                                 reason);
+}
+
+}  // namespace
+
+Status ParseAttrValue(std::string_view type, std::string_view text,
+                      AttrValue* out) {
+  AttrKind kind;
+  if (!ParseAttrKind(type, &kind)) {
+    return errors::InvalidArgument(
+        "Could not parse '", text, "' as an attr value: unknown attr type '",
+        type,
+        "'; expected one of string, int, float, bool, type, shape, tensor, "
+        "func, placeholder, or list(...) of one of those but placeholder");
+  }
+  const std::string_view value_text = StripSpace(text);
+  size_t group_end = std::string_view::npos;
+  Status scanned = ScanBrackets(value_text, &group_end);
+  if (!scanned.ok()) return BadAttrText(type, text, scanned.message());
+
+  std::string to_parse;
+  // Characters of `to_parse` before the user's text starts (negative when
+  // the user's text had leading spaces), for error columns.
+  int prefix_length = 0;
+  const int leading_spaces = static_cast<int>(value_text.data() - text.data());
+  if (kind.is_list) {
+    // The text-format parser takes "i: 7" as the list [7]; an op spec must
+    // write a list in brackets, and nothing may follow them.
+    if (value_text.empty() || value_text[0] != '[') {
+      return BadAttrText(type, text,
+                         "a list value must be written in brackets, e.g. "
+                         "'[]' or '[1, 2]'");
+    }
+    if (group_end != value_text.size() - 1) {
+      return BadAttrText(type, text, "unexpected text after the list's closing ']'");
+    }
+    if (StripSpace(value_text.substr(1, value_text.size() - 2)).empty()) {
+      // The text-format parser refuses "i: []"; an empty list is still a
+      // list value.
+      out->Clear();
+      out->mutable_list();
+      return OkStatus();
+    }
+    to_parse = StrCat("list { ", kind.field, ": ");
+    prefix_length = static_cast<int>(to_parse.size()) - leading_spaces;
+    to_parse.append(value_text);
+    to_parse.append(" }");
+  } else {
+    if (value_text.empty()) return BadAttrText(type, text, "the value is empty");
+    // A value that is a group must be one group, not "{...} other: 1".
+    if (group_end != std::string_view::npos && group_end != value_text.size() - 1) {
+      return BadAttrText(type, text, "unexpected text after the value");
+    }
+    to_parse = StrCat(kind.field, ": ");
+    prefix_length = static_cast<int>(to_parse.size()) - leading_spaces;
+    to_parse.append(value_text);
+  }
+
+  google::protobuf::TextFormat::Parser parser;
+  CollectingErrors errors_seen(prefix_length);
+  parser.RecordErrorsTo(&errors_seen);
+  AttrValue parsed;
+  if (!parser.ParseFromString(to_parse, &parsed)) {
+    return BadAttrText(type, text,
+                       errors_seen.first().empty() ? std::string("syntax error")
+                                                   : errors_seen.first());
+  }
+  if (!HoldsOnly(parsed, kind)) {
+    return BadAttrText(type, text,
+                       StrCat("the text sets more than the '", kind.field,
+                              "' field of the value"));
+  }
+  *out = std::move(parsed);
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Setting.
+
+void SetAttrValue(const AttrValue& value, AttrValue* out) { *out = value; }
+
+void SetAttrValue(const std::string& value, AttrValue* out) { out->set_s(value); }
+void SetAttrValue(std::string_view value, AttrValue* out) {
+  out->set_s(value.data(), value.size());
+}
+void SetAttrValue(const char* value, AttrValue* out) {
+  out->set_s(value == nullptr ? "" : value);
+}
+void SetAttrValue(int64 value, AttrValue* out) { out->set_i(value); }
+void SetAttrValue(int32 value, AttrValue* out) { out->set_i(value); }
+void SetAttrValue(float value, AttrValue* out) { out->set_f(value); }
+void SetAttrValue(double value, AttrValue* out) {
+  out->set_f(static_cast<float>(value));
+}
+void SetAttrValue(bool value, AttrValue* out) { out->set_b(value); }
+void SetAttrValue(DataType value, AttrValue* out) { out->set_type(value); }
+void SetAttrValue(const TensorShapeProto& value, AttrValue* out) {
+  *out->mutable_shape() = value;
+}
+void SetAttrValue(const TensorProto& value, AttrValue* out) {
+  *out->mutable_tensor() = value;
+}
+void SetAttrValue(const NameAttrList& value, AttrValue* out) {
+  *out->mutable_func() = value;
+}
+
+namespace {
+
+// A fresh, empty list value in `*out` (mutable_list() alone would keep the
+// elements of a list already there).
+AttrValue::ListValue* EmptyList(AttrValue* out) {
+  AttrValue::ListValue* list = out->mutable_list();
+  list->Clear();
+  return list;
+}
+
+}  // namespace
+
+void SetAttrValue(const std::vector<std::string>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (const std::string& v : value) list->add_s(v);
+}
+void SetAttrValue(const std::vector<std::string_view>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (std::string_view v : value) list->add_s(v.data(), v.size());
+}
+void SetAttrValue(const std::vector<const char*>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (const char* v : value) list->add_s(v == nullptr ? "" : v);
+}
+void SetAttrValue(const std::vector<int64>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (int64 v : value) list->add_i(v);
+}
+void SetAttrValue(const std::vector<int32>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (int32 v : value) list->add_i(v);
+}
+void SetAttrValue(const std::vector<float>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (float v : value) list->add_f(v);
+}
+void SetAttrValue(const std::vector<double>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (double v : value) list->add_f(static_cast<float>(v));
+}
+void SetAttrValue(const std::vector<bool>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (bool v : value) list->add_b(v);
+}
+void SetAttrValue(const std::vector<DataType>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (DataType v : value) list->add_type(v);
+}
+void SetAttrValue(const std::vector<TensorShapeProto>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (const TensorShapeProto& v : value) *list->add_shape() = v;
+}
+void SetAttrValue(const std::vector<TensorProto>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (const TensorProto& v : value) *list->add_tensor() = v;
+}
+void SetAttrValue(const std::vector<NameAttrList>& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (const NameAttrList& v : value) *list->add_func() = v;
+}
+
+
+void SetAttrValue(const TensorShape& value, AttrValue* out) {
+  value.AsProto(out->mutable_shape());
+}
+void SetAttrValue(const PartialTensorShape& value, AttrValue* out) {
+  value.AsProto(out->mutable_shape());
+}
+
+namespace {
+
+// TensorFlow's choice: tensor_content is compact for many elements, the
+// typed field reads better for one.
+void TensorToProto(const Tensor& t, TensorProto* proto) {
+  if (t.NumElements() > 1) {
+    t.AsProtoTensorContent(proto);
+  } else {
+    t.AsProtoField(proto);
+  }
+}
+
+}  // namespace
+
+void SetAttrValue(const Tensor& value, AttrValue* out) {
+  TensorToProto(value, out->mutable_tensor());
+}
+void SetAttrValue(const std::vector<TensorShape>& value, AttrValue* out) {
+  out->mutable_list()->Clear();
+  for (const TensorShape& v : value) v.AsProto(out->mutable_list()->add_shape());
+}
+void SetAttrValue(const std::vector<PartialTensorShape>& value, AttrValue* out) {
+  out->mutable_list()->Clear();
+  for (const PartialTensorShape& v : value) v.AsProto(out->mutable_list()->add_shape());
+}
+void SetAttrValue(const std::vector<Tensor>& value, AttrValue* out) {
+  out->mutable_list()->Clear();
+  for (const Tensor& v : value) TensorToProto(v, out->mutable_list()->add_tensor());
+}
+
+void MoveAttrValue(std::vector<std::string>&& value, AttrValue* out) {
+  AttrValue::ListValue* list = EmptyList(out);
+  for (std::string& v : value) list->add_s(std::move(v));
+}
+
+// ---------------------------------------------------------------------------
+// Type checks.
+
+namespace {
+
+// The list(...) element kinds, in the order TensorFlow checks them.
+struct FieldCheck {
+  std::string_view type;  // "int"
+  AttrValue::ValueCase scalar_case;
+  int (*list_size)(const AttrValue::ListValue&);
+};
+
+constexpr FieldCheck kFieldChecks[] = {
+    {"string", AttrValue::kS, [](const AttrValue::ListValue& l) { return l.s_size(); }},
+    {"int", AttrValue::kI, [](const AttrValue::ListValue& l) { return l.i_size(); }},
+    {"float", AttrValue::kF, [](const AttrValue::ListValue& l) { return l.f_size(); }},
+    {"bool", AttrValue::kB, [](const AttrValue::ListValue& l) { return l.b_size(); }},
+    {"type", AttrValue::kType, [](const AttrValue::ListValue& l) { return l.type_size(); }},
+    {"shape", AttrValue::kShape, [](const AttrValue::ListValue& l) { return l.shape_size(); }},
+    {"tensor", AttrValue::kTensor, [](const AttrValue::ListValue& l) { return l.tensor_size(); }},
+    {"func", AttrValue::kFunc, [](const AttrValue::ListValue& l) { return l.func_size(); }},
+};
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+Status CheckDataTypeValue(int as_int, bool in_list) {
+  if (!DataType_IsValid(as_int)) {
+    return errors::InvalidArgument("AttrValue has invalid DataType enum: ", as_int);
+  }
+  const DataType dtype = static_cast<DataType>(as_int);
+  if (IsRefType(dtype)) {
+    return errors::InvalidArgument(
+        "AttrValue must not have reference type value of ", DataTypeString(dtype));
+  }
+  if (dtype == DT_INVALID) {
+    return errors::InvalidArgument(in_list ? "AttrValue contains invalid DataType"
+                                           : "AttrValue has invalid DataType");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status AttrValueHasType(const AttrValue& attr_value, std::string_view type) {
+  int num_set = 0;
+  const bool has_list = attr_value.value_case() == AttrValue::kList;
+  for (const FieldCheck& check : kFieldChecks) {
+    if (has_list) {
+      if (check.list_size(attr_value.list()) > 0) {
+        const std::string list_type = StrCat("list(", check.type, ")");
+        if (type != list_type) {
+          return errors::InvalidArgument("AttrValue had value with type '",
+                                         list_type, "' when '", type,
+                                         "' expected");
+        }
+        ++num_set;
+      }
+    } else if (attr_value.value_case() == check.scalar_case) {
+      if (type != check.type) {
+        return errors::InvalidArgument("AttrValue had value with type '",
+                                       check.type, "' when '", type,
+                                       "' expected");
+      }
+      ++num_set;
+    }
+  }
+  if (attr_value.value_case() == AttrValue::kPlaceholder) {
+    return errors::InvalidArgument(
+        "AttrValue had value with unexpected type 'placeholder'");
+  }
+  const bool list_type = StartsWith(type, "list(");
+  // An empty list may arrive with no field set at all (proto3 drops an empty
+  // message in old GraphDefs), so "nothing set" passes as an empty list.
+  if (list_type && !has_list) {
+    if (num_set > 0) {
+      return errors::InvalidArgument(
+          "AttrValue missing value with expected type '", type, "'");
+    }
+    ++num_set;
+  }
+  if (num_set == 0 && !list_type) {
+    return errors::InvalidArgument(
+        "AttrValue missing value with expected type '", type, "'");
+  }
+  if (type == "type") {
+    OPKIT_RETURN_IF_ERROR(CheckDataTypeValue(attr_value.type(), false));
+  } else if (type == "list(type)") {
+    for (int as_int : attr_value.list().type()) {
+      OPKIT_RETURN_IF_ERROR(CheckDataTypeValue(as_int, true));
+    }
+  }
+  return OkStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Shared helpers.
+
+namespace {
+
+std::string DeterministicSerialization(const google::protobuf::Message& m) {
+  std::string out;
+  m.ByteSizeLong();  // SerializeWithCachedSizes needs the sizes.
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    m.SerializeWithCachedSizes(&coded);
+  }
+  return out;
+}
+
+using internal::HashBytes;
+using internal::HashCombine;
+
+// TensorFlow's shape format: "[2,?]", "<unknown>".
+std::string ShapeProtoDebugString(const TensorShapeProto& proto) {
+  std::string s;
+  if (proto.unknown_rank()) {
+    s = "<unknown>";
+    if (proto.dim_size() == 0) return s;
+  }
+  s += "[";
+  for (int i = 0; i < proto.dim_size(); ++i) {
+    if (i > 0) s += ",";
+    const int64 size = proto.dim(i).size();
+    s += size == -1 ? std::string("?") : StrCat(size);
+  }
+  s += "]";
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Tensor values. Note [Tensor attr values]: one tensor value has many
+// TensorProto spellings (tensor_content or typed fields, a repeated last
+// value left out), so tensors are compared and hashed by their content in
+// one canonical spelling, and printed through Tensor::DebugString.
+
+namespace {
+
+// Tensors that would take more memory than this are not materialized to be
+// compared, hashed or printed; their protos are used as they are (so two
+// such tensors spelled differently compare unequal). A small proto can
+// describe a huge tensor (one float_val padded over shape [1e12]).
+constexpr int64_t kMaxAttrValueTensorByteSize = 32 * 1024 * 1024;
+
+// The bytes `proto` expands to, or -1 when its shape is not a valid, fully
+// defined shape. Elements of variable size count as a string object each.
+int64_t ExpandedTensorBytes(const TensorProto& proto) {
+  PartialTensorShape shape;
+  if (!PartialTensorShape::FromProto(proto.tensor_shape(), &shape).ok()) return -1;
+  const int64_t n = shape.num_elements();
+  if (n < 0) return -1;
+  int64_t element = DataTypeSize(proto.dtype());
+  if (element == 0) element = static_cast<int64_t>(sizeof(tstring));
+  if (n > std::numeric_limits<int64_t>::max() / element) {
+    return std::numeric_limits<int64_t>::max();
+  }
+  return n * element;
+}
+
+bool SmallEnoughToExpand(const TensorProto& proto) {
+  const int64_t bytes = ExpandedTensorBytes(proto);
+  return bytes >= 0 && bytes <= kMaxAttrValueTensorByteSize;
+}
+
+// The one spelling of the tensor `proto` describes: dtype, shape and
+// tensor_content. False if `proto` is malformed or too large to expand.
+bool CanonicalTensorBytes(const TensorProto& proto, std::string* out) {
+  if (!SmallEnoughToExpand(proto)) return false;
+  Tensor t;
+  if (!Tensor::BuildFromProto(proto, &t).ok()) return false;
+  TensorProto canonical;
+  t.AsProtoTensorContent(&canonical);
+  *out = DeterministicSerialization(canonical);
+  return true;
+}
+
+std::string SummarizeTensorProto(const TensorProto& proto) {
+  if (ExpandedTensorBytes(proto) > kMaxAttrValueTensorByteSize) {
+    // Type and shape only, as Tensor::DeviceSafeDebugString prints them.
+    return StrCat("Tensor<type: ", DataTypeString(proto.dtype()),
+                  " shape: ", ShapeProtoDebugString(proto.tensor_shape()), ">");
+  }
+  Tensor t;
+  if (!Tensor::BuildFromProto(proto, &t).ok()) {
+    return StrCat("<Invalid TensorProto: ", proto.ShortDebugString(), ">");
+  }
+  return t.DebugString();
+}
+
+bool AreTensorProtosEqual(const TensorProto& a, const TensorProto& b) {
+  std::string ca, cb;
+  const bool a_ok = CanonicalTensorBytes(a, &ca);
+  const bool b_ok = CanonicalTensorBytes(b, &cb);
+  if (a_ok && b_ok) return ca == cb;
+  if (a_ok != b_ok) return false;
+  // Neither can be expanded: equal only when spelled the same.
+  return DeterministicSerialization(a) == DeterministicSerialization(b);
+}
+
+uint64_t TensorProtoHash(const TensorProto& proto) {
+  std::string bytes;
+  if (!CanonicalTensorBytes(proto, &bytes)) bytes = DeterministicSerialization(proto);
+  return HashBytes(bytes, 0x7e75);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Printing.
+
+namespace {
+
+// C-style escaping as absl::CEscape does it: the usual backslash escapes,
+// other bytes outside printable ASCII as three octal digits.
+std::string CEscape(std::string_view src) {
+  std::string out;
+  out.reserve(src.size());
+  for (unsigned char c : src) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\"': out += "\\\""; break;
+      case '\'': out += "\\\'"; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (c < 0x20 || c >= 0x7f) {
+          char buf[5];
+          std::snprintf(buf, sizeof(buf), "\\%03o", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out;
+}
+
+std::string SummarizeString(const std::string& str) {
+  const std::string escaped = CEscape(str);
+  // A long string keeps 10 characters at each end.
+  constexpr size_t kMaxStringSummarySize = 80;
+  if (escaped.size() >= kMaxStringSummarySize) {
+    return StrCat("\"", escaped.substr(0, 10), "...",
+                  escaped.substr(escaped.size() - 10), "\"");
+  }
+  return StrCat("\"", escaped, "\"");
+}
+
+// How TensorFlow's StrCat prints a float: 6 significant digits, or 9 when 6
+// do not read back as the same float.
+std::string FloatString(float value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.*g", 6, static_cast<double>(value));
+  if (std::strtof(buf, nullptr) != value) {
+    std::snprintf(buf, sizeof(buf), "%.*g", 9, static_cast<double>(value));
+  }
+  return buf;
+}
+
+std::string DataTypeEnumName(int dtype) {
+  if (!DataType_IsValid(dtype)) return StrCat("<invalid DataType ", dtype, ">");
+  return DataType_Name(static_cast<DataType>(dtype));
+}
+
+
+std::string SummarizeFunc(const NameAttrList& func) {
+  std::vector<std::string> entries;
+  for (const auto& [name, value] : func.attr()) {
+    entries.push_back(StrCat(name, "=", SummarizeAttrValue(value)));
+  }
+  std::sort(entries.begin(), entries.end());
+  return StrCat(func.name(), "[", StrJoin(entries, ", "), "]");
+}
+
+}  // namespace
+
+std::string SummarizeAttrValue(const AttrValue& attr_value) {
+  switch (attr_value.value_case()) {
+    case AttrValue::kS:
+      return SummarizeString(attr_value.s());
+    case AttrValue::kI:
+      return StrCat(attr_value.i());
+    case AttrValue::kF:
+      return FloatString(attr_value.f());
+    case AttrValue::kB:
+      return attr_value.b() ? "true" : "false";
+    case AttrValue::kType:
+      return DataTypeEnumName(attr_value.type());
+    case AttrValue::kShape:
+      return ShapeProtoDebugString(attr_value.shape());
+    case AttrValue::kTensor:
+      return SummarizeTensorProto(attr_value.tensor());
+    case AttrValue::kList: {
+      const AttrValue::ListValue& list = attr_value.list();
+      std::vector<std::string> pieces;
+      // Only the first non-empty kind is printed; a well-formed list has one.
+      if (list.s_size() > 0) {
+        for (const std::string& v : list.s()) pieces.push_back(SummarizeString(v));
+      } else if (list.i_size() > 0) {
+        for (int64 v : list.i()) pieces.push_back(StrCat(v));
+      } else if (list.f_size() > 0) {
+        for (float v : list.f()) pieces.push_back(FloatString(v));
+      } else if (list.b_size() > 0) {
+        for (bool v : list.b()) pieces.push_back(v ? "true" : "false");
+      } else if (list.type_size() > 0) {
+        for (int v : list.type()) pieces.push_back(DataTypeEnumName(v));
+      } else if (list.shape_size() > 0) {
+        for (const TensorShapeProto& v : list.shape()) {
+          pieces.push_back(ShapeProtoDebugString(v));
+        }
+      } else if (list.tensor_size() > 0) {
+        for (const TensorProto& v : list.tensor()) {
+          pieces.push_back(SummarizeTensorProto(v));
+        }
+      } else if (list.func_size() > 0) {
+        for (const NameAttrList& v : list.func()) pieces.push_back(SummarizeFunc(v));
+      }
+      // A long list keeps its first 5 and last 6 elements; the hash of the
+      // whole list tells two long lists apart.
+      constexpr size_t kMaxListSummarySize = 30;
+      if (pieces.size() >= kMaxListSummarySize) {
+        const uint64_t fingerprint = HashBytes(StrJoin(pieces, ","), 0);
+        pieces.erase(pieces.begin() + 5, pieces.end() - 6);
+        pieces[5] = "...";
+        return StrCat("[", StrJoin(pieces, ", "), "]{attr_hash=", fingerprint, "}");
+      }
+      return StrCat("[", StrJoin(pieces, ", "), "]");
+    }
+    case AttrValue::kFunc:
+      return SummarizeFunc(attr_value.func());
+    case AttrValue::kPlaceholder:
+      return StrCat("$", attr_value.placeholder());
+    case AttrValue::VALUE_NOT_SET:
+      break;
+  }
+  return "<Unknown AttrValue type>";
+}
+
+// ---------------------------------------------------------------------------
+// Equality and hashing.
+
+
+namespace {
+
+bool AreFuncsEqual(const NameAttrList& a, const NameAttrList& b) {
+  if (a.name() != b.name() || a.attr_size() != b.attr_size()) return false;
+  for (const auto& [name, value] : a.attr()) {
+    auto it = b.attr().find(name);
+    if (it == b.attr().end() || !AreAttrValuesEqual(value, it->second)) return false;
+  }
+  return true;
+}
+
+uint64_t FuncHash(const NameAttrList& func) {
+  uint64_t h = HashBytes(func.name(), 0);
+  std::map<std::string, const AttrValue*> sorted;
+  for (const auto& [name, value] : func.attr()) sorted.emplace(name, &value);
+  for (const auto& [name, value] : sorted) {
+    h = HashBytes(name, h);
+    h = HashCombine(h, AttrValueHash(*value));
+  }
+  return h;
+}
+
+// A list without its tensors and funcs: the part whose serialized form is
+// one per value.
+AttrValue::ListValue PlainPart(const AttrValue::ListValue& list) {
+  AttrValue::ListValue plain = list;
+  plain.clear_tensor();
+  plain.clear_func();
+  return plain;
+}
+
+}  // namespace
+
+bool AreAttrValuesEqual(const AttrValue& a, const AttrValue& b) {
+  if (a.value_case() != b.value_case()) return false;
+  switch (a.value_case()) {
+    case AttrValue::kTensor:
+      return AreTensorProtosEqual(a.tensor(), b.tensor());
+    case AttrValue::kFunc:
+      return AreFuncsEqual(a.func(), b.func());
+    case AttrValue::kList: {
+      // Tensors and funcs in a list compare as they do alone (TensorFlow
+      // compares such lists byte for byte).
+      const AttrValue::ListValue& la = a.list();
+      const AttrValue::ListValue& lb = b.list();
+      if (la.tensor_size() != lb.tensor_size() || la.func_size() != lb.func_size()) {
+        return false;
+      }
+      for (int i = 0; i < la.tensor_size(); ++i) {
+        if (!AreTensorProtosEqual(la.tensor(i), lb.tensor(i))) return false;
+      }
+      for (int i = 0; i < la.func_size(); ++i) {
+        if (!AreFuncsEqual(la.func(i), lb.func(i))) return false;
+      }
+      return DeterministicSerialization(PlainPart(la)) ==
+             DeterministicSerialization(PlainPart(lb));
+    }
+    default:
+      // Every other kind has one serialized form per value.
+      return DeterministicSerialization(a) == DeterministicSerialization(b);
+  }
+}
+
+uint64_t AttrValueHash(const AttrValue& a) {
+  switch (a.value_case()) {
+    case AttrValue::kTensor:
+      return TensorProtoHash(a.tensor());
+    case AttrValue::kFunc:
+      return FuncHash(a.func());
+    case AttrValue::kList: {
+      const AttrValue::ListValue& list = a.list();
+      uint64_t h = HashBytes(DeterministicSerialization(PlainPart(list)), 0x1157);
+      for (const TensorProto& t : list.tensor()) h = HashCombine(h, TensorProtoHash(t));
+      for (const NameAttrList& f : list.func()) h = HashCombine(h, FuncHash(f));
+      return h;
+    }
+    default:
+      return HashBytes(DeterministicSerialization(a), 0x5eed);
+  }
+}
+
+bool HasPlaceHolder(const AttrValue& value) {
+  switch (value.value_case()) {
+    case AttrValue::kList:
+      for (const NameAttrList& func : value.list().func()) {
+        for (const auto& entry : func.attr()) {
+          if (HasPlaceHolder(entry.second)) return true;
+        }
+      }
+      return false;
+    case AttrValue::kFunc:
+      for (const auto& entry : value.func().attr()) {
+        if (HasPlaceHolder(entry.second)) return true;
+      }
+      return false;
+    case AttrValue::kPlaceholder:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool SubstitutePlaceholders(const SubstituteFunc& substitute, AttrValue* value) {
+  switch (value->value_case()) {
+    case AttrValue::kList:
+      for (NameAttrList& func : *value->mutable_list()->mutable_func()) {
+        for (auto& entry : *func.mutable_attr()) {
+          if (!SubstitutePlaceholders(substitute, &entry.second)) return false;
+        }
+      }
+      return true;
+    case AttrValue::kFunc:
+      for (auto& entry : *value->mutable_func()->mutable_attr()) {
+        if (!SubstitutePlaceholders(substitute, &entry.second)) return false;
+      }
+      return true;
+    case AttrValue::kPlaceholder: {
+      // Copy the name: `substitute` overwrites `*value`.
+      const std::string name = value->placeholder();
+      return substitute(name, value);
+    }
+    case AttrValue::VALUE_NOT_SET:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace opkit

@@ -1,0 +1,185 @@
+// Shape functions shared by many ops, with TensorFlow's names, behaviour and
+// error texts (tensorflow/core/framework/common_shape_fns.h). An op picks one
+// when it is declared:
+//
+//   REGISTER_OP("MatMul")
+//       .Input("a: T").Input("b: T").Output("product: T")
+//       .Attr("transpose_a: bool = false").Attr("transpose_b: bool = false")
+//       .Attr("T: {float, double}")
+//       .SetShapeFn(shape_inference::MatMulShape);
+//
+//   .SetShapeFn([](shape_inference::InferenceContext* c) {
+//     return shape_inference::UnchangedShapeWithRankAtLeast(c, 1);
+//   });
+//
+// Every function reasons with partial knowledge: an unknown rank or dimension
+// stays unknown unless the inputs pin it down. Nothing an attr, an input shape
+// or a constant input tensor holds can make one of them abort: bad strides,
+// paddings, formats, axes, huge dimensions and overflowing arithmetic are all
+// reported as InvalidArgument.
+#ifndef OPKIT_SHAPE_COMMON_SHAPE_FNS_H_
+#define OPKIT_SHAPE_COMMON_SHAPE_FNS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "opkit/core/export.h"
+#include "opkit/core/status.h"
+#include "opkit/shape/shape_inference.h"
+
+namespace opkit {
+namespace shape_inference {
+
+// How a windowed op (convolution, pooling) pads its input. EXPLICIT takes the
+// amounts from an `explicit_paddings` attr.
+enum class Padding { VALID = 1, SAME = 2, EXPLICIT = 3 };
+
+// Parses "VALID", "SAME" or "EXPLICIT"; InvalidArgument otherwise.
+OPKIT_EXPORT Status GetPaddingFromString(const std::string& str,
+                                         Padding* padding);
+
+// The output size of one windowed dimension: for VALID/EXPLICIT
+// ceil((input + pad_before + pad_after - ((filter - 1) * dilation + 1) + 1) /
+// stride), for SAME ceil(input / stride). `padding_before`/`after` are read
+// only for EXPLICIT. Unknown when an input it needs is unknown.
+// InvalidArgument for stride < 1 ("Stride must be > 0, but got 0"), dilation
+// < 1, a window larger than the padded input ("Negative dimension size caused
+// by subtracting 5 from 3"), a negative window or padding, or an
+// overflowing size.
+OPKIT_EXPORT Status GetWindowedOutputSizeFromDimsV2(
+    InferenceContext* c, DimensionHandle input_size,
+    DimensionOrConstant filter_size, int64_t dilation_rate, int64_t stride,
+    Padding padding_type, int64_t padding_before, int64_t padding_after,
+    DimensionHandle* output_size);
+
+// GetWindowedOutputSizeFromDimsV2 with dilation 1 and SAME or VALID padding
+// (Internal error for EXPLICIT, as in TensorFlow).
+OPKIT_EXPORT Status GetWindowedOutputSizeFromDims(
+    InferenceContext* c, DimensionHandle input_size,
+    DimensionOrConstant filter_size, int64_t stride, Padding padding_type,
+    DimensionHandle* output_size);
+
+// Output 0 is input 0 (the same handle).
+OPKIT_EXPORT Status UnchangedShape(InferenceContext* c);
+
+// Every output has an unknown shape.
+OPKIT_EXPORT Status UnknownShape(InferenceContext* c);
+
+// Output 0 is a scalar.
+OPKIT_EXPORT Status ScalarShape(InferenceContext* c);
+
+// The op has no outputs; nothing to check.
+OPKIT_EXPORT Status NoOutputs(InferenceContext* c);
+
+// Output 0 is input 0 after checking it has exactly / at least / at most
+// `rank` dimensions ("Shape must be rank 2 but is rank 3").
+OPKIT_EXPORT Status UnchangedShapeWithRank(InferenceContext* c, int32_t rank);
+OPKIT_EXPORT Status UnchangedShapeWithRankAtLeast(InferenceContext* c,
+                                                  int32_t rank);
+OPKIT_EXPORT Status UnchangedShapeWithRankAtMost(InferenceContext* c,
+                                                 int32_t rank);
+
+// [m,k] x [k,n] -> [m,n], honouring bool attrs transpose_a / transpose_b.
+// Inputs must be matrices and the inner dimensions must merge.
+OPKIT_EXPORT Status MatMulShape(InferenceContext* c);
+
+// [..., m, k] x [..., k, n] -> [broadcast(...), m, n], honouring bool attrs
+// adj_x / adj_y; the batch dimensions broadcast like BroadcastBinaryOpShapeFn.
+OPKIT_EXPORT Status BatchMatMulV2Shape(InferenceContext* c);
+
+// value + bias: output is input 0 with its channel dimension (the last one, or
+// dimension 1 when the optional data_format attr is "NCHW") merged with the
+// length of the rank-1 bias.
+OPKIT_EXPORT Status BiasAddShape(InferenceContext* c);
+
+// The gradient of BiasAdd: a vector as long as the channel dimension.
+OPKIT_EXPORT Status BiasAddGradShape(InferenceContext* c);
+
+// Numpy broadcasting of `shape_x` and `shape_y` into *out. Unknown rank on
+// either side gives an unknown shape; an unknown dimension against 1 gives the
+// other dimension, against a known d > 1 gives d (the program is assumed
+// correct), against another unknown gives unknown (or the same handle when
+// both are the same handle). Known dimensions that differ and are not 1:
+// InvalidArgument when `incompatible_shape_error`, otherwise *out is a scalar
+// (unknown shape when an unknown dimension was involved).
+OPKIT_EXPORT Status BroadcastBinaryOpOutputShapeFnHelper(
+    InferenceContext* c, ShapeHandle shape_x, ShapeHandle shape_y,
+    bool incompatible_shape_error, ShapeHandle* out);
+
+// Output `output_index` is the broadcast of inputs 0 and 1.
+OPKIT_EXPORT Status BroadcastBinaryOpOutputShapeFn(InferenceContext* c,
+                                                   int output_index);
+// BroadcastBinaryOpOutputShapeFn(c, 0).
+OPKIT_EXPORT Status BroadcastBinaryOpShapeFn(InferenceContext* c);
+
+// Sum/Mean/...: input 0 reduced along the axes in input 1 (a scalar or vector
+// of int32/int64 whose value must be known as a constant to say more than
+// the rank), keeping size-1 dimensions when the bool attr keep_dims is set.
+// Negative axes count from the end; an axis outside [-rank, rank) is
+// InvalidArgument ("Invalid reduction dimension 3 for input with 2
+// dimensions.").
+OPKIT_EXPORT Status ReductionShape(InferenceContext* c);
+
+// Concat: input 0 is the scalar axis, then `num_inputs_to_concat` values.
+OPKIT_EXPORT Status ConcatShape(InferenceContext* c, int num_inputs_to_concat);
+// ConcatV2: the values, then the scalar axis as the last input. The values
+// must agree in every dimension but the axis, whose sizes add up.
+OPKIT_EXPORT Status ConcatV2Shape(InferenceContext* c);
+
+// 2-D convolution: input [N,H,W,C] (or [N,C,H,W] with data_format "NCHW"),
+// filter [H,W,I,O] (filter_format "HWIO", the default; "OIHW" also read),
+// list(int) attrs strides and dilations of 4 values in data_format order,
+// string attr padding. Conv2DShape rejects EXPLICIT padding;
+// Conv2DShapeWithExplicitPadding takes it with a list(int) attr
+// explicit_paddings of 8 values (pairs per dimension, zero for N and C).
+OPKIT_EXPORT Status Conv2DShape(InferenceContext* c);
+OPKIT_EXPORT Status Conv2DShapeWithExplicitPadding(InferenceContext* c);
+
+// 2-D pooling with list(int) attrs ksize and strides (4 values each in
+// data_format order), padding SAME or VALID, optional data_format NHWC/NCHW.
+// MaxPool may also pool across channels (ksize/strides in the C position).
+// Unlike TensorFlow's shape functions these also reject a ksize value < 1
+// (TensorFlow leaves that to the kernel).
+OPKIT_EXPORT Status MaxPoolShape(InferenceContext* c);
+OPKIT_EXPORT Status AvgPoolShape(InferenceContext* c);
+
+// MaxPoolShape that also takes padding EXPLICIT, with a list(int) attr
+// explicit_paddings of 8 values (pairs per dimension in data_format order,
+// zero for N and C): "explicit_paddings attribute must contain 8 values, but
+// got: 2". Empty explicit_paddings are required for SAME/VALID. data_format
+// NCHW_VECT_C is rejected ("Invalid data format string").
+OPKIT_EXPORT Status MaxPoolShapeWithExplicitPadding(InferenceContext* c);
+
+// FusedBatchNorm (and V2): x of rank 4 (5 for data_format "NDHWC"/"NCDHW"),
+// then the rank-1 scale and offset, and the rank-1 mean and variance too
+// unless training with plain batch statistics (bool attr is_training true
+// and float attr exponential_avg_factor, when present, 1); each vector's length merges with x's channel
+// dimension. Output 0 is x with that channel dimension; outputs 1-4 are
+// vectors of it. "Invalid data format string: NCHW_VECT_C" for another
+// format.
+OPKIT_EXPORT Status FusedBatchNormShape(InferenceContext* c);
+// FusedBatchNormV3: FusedBatchNormShape, and output 5 (reserve_space_3) of
+// unknown shape.
+OPKIT_EXPORT Status FusedBatchNormV3Shape(InferenceContext* c);
+// FusedBatchNormGrad (and V2/V3): inputs y_backprop and x of rank 4 (5 for
+// 3-D formats) whose channel dimensions merge with each other and with the
+// lengths of the rank-1 scale, reserve_space_1 and reserve_space_2. Output 0 is
+// y_backprop's shape with the merged channel dimension, outputs 1 and 2
+// vectors of the channels, outputs 3 and 4 empty vectors ([0]).
+OPKIT_EXPORT Status FusedBatchNormGradShape(InferenceContext* c);
+
+// Reshape(tensor, shape): the output shape is read from input 1 (constant
+// value, or what is known of it), with at most one -1 inferred from the
+// element count of input 0. InvalidArgument when known element counts differ
+// ("Cannot reshape a tensor with 6 elements to shape [4] (4 elements)") or
+// do not divide evenly.
+OPKIT_EXPORT Status ReshapeShape(InferenceContext* c);
+
+// Transpose(x, perm): output dimension i is input dimension perm[i] when perm
+// is a known constant int32/int64 vector; otherwise only the rank is known.
+OPKIT_EXPORT Status TransposeShape(InferenceContext* c);
+
+}  // namespace shape_inference
+}  // namespace opkit
+
+#endif  // OPKIT_SHAPE_COMMON_SHAPE_FNS_H_
