@@ -29,7 +29,7 @@
 #include "benchmark/benchmark.h"
 #include "opkit/device/device.h"
 #include "opkit/runtime/eager_context.h"
-#include "unsupported/Eigen/CXX11/Tensor"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 namespace {

@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "unsupported/Eigen/CXX11/Tensor"
-#include "unsupported/Eigen/CXX11/ThreadPool"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 

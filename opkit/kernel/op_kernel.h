@@ -61,7 +61,7 @@
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/types.h"
 #include "opkit/node_def.pb.h"
-#include "unsupported/Eigen/CXX11/Tensor"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 

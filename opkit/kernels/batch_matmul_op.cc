@@ -13,8 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "Eigen/Core"
-#include "unsupported/Eigen/CXX11/Tensor"
+#include "opkit/core/eigen.h"
 #include "opkit/kernel/register_types.h"
 #include "opkit/kernels/bcast.h"
 #include "opkit/kernels/cwise_ops_common.h"

@@ -12,7 +12,7 @@
 #include <ostream>
 #include <string>
 
-#include "Eigen/Core"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 

@@ -34,7 +34,7 @@
 #include "opkit/tensor/tensor_shape.h"
 #include "opkit/tensor/types.h"
 #include "opkit/tensor.pb.h"
-#include "unsupported/Eigen/CXX11/Tensor"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 

@@ -34,7 +34,7 @@
 #include "opkit/core/logging.h"
 #include "opkit/core/status.h"
 #include "opkit/tensor_shape.pb.h"
-#include "unsupported/Eigen/CXX11/Tensor"
+#include "opkit/core/eigen.h"
 
 namespace opkit {
 
