@@ -1,3 +1,5 @@
+// LOG/VLOG streams, the log sinks, levels from OPKIT_MIN_LOG_LEVEL and
+// OPKIT_MAX_VLOG_LEVEL, and OPKIT_CHECK failures.
 #include "opkit/core/logging.h"
 
 #include <algorithm>

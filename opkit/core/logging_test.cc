@@ -1,3 +1,4 @@
+// Tests of LOG/VLOG, log sinks, levels and OPKIT_CHECK.
 #include "opkit/core/logging.h"
 
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of mutex, mutex_lock, shared_lock and condition_variable.
 #include "opkit/core/mutex.h"
 
 #include <atomic>

@@ -1,3 +1,4 @@
+// Status: code names and descriptions, the message, ToString and Update.
 #include "opkit/core/status.h"
 
 namespace opkit {

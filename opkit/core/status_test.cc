@@ -1,3 +1,4 @@
+// Tests of Status and the errors:: helpers.
 #include "opkit/core/status.h"
 
 #include <sstream>

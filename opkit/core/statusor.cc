@@ -1,3 +1,5 @@
+// StatusOr<T>'s out-of-line failure paths: value() of an error, and a
+// StatusOr made from an OK status (an Internal error, never a crash).
 #include "opkit/core/statusor.h"
 
 #include <cstdio>

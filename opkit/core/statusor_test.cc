@@ -1,3 +1,4 @@
+// Tests of StatusOr<T> and OPKIT_ASSIGN_OR_RETURN.
 #include "opkit/core/statusor.h"
 
 #include <memory>

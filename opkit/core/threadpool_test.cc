@@ -1,3 +1,4 @@
+// Tests of ThreadPool: scheduling, parallelism and its Eigen device.
 #include "opkit/core/threadpool.h"
 
 #include <atomic>

@@ -1,3 +1,5 @@
+// Device-name parsing (DeviceNameUtils), DeviceBase, Device and the CPU
+// device.
 #include "opkit/device/device.h"
 
 #include <cctype>

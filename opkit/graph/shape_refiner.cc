@@ -1,3 +1,5 @@
+// ShapeRefiner: every node's shape function run over a GraphDef in topological
+// order, with constants, feeds and while loops.
 #include "opkit/graph/shape_refiner.h"
 
 #include <deque>

@@ -1,3 +1,5 @@
+// Tests of ShapeRefiner over small graphs: constants, feeds, loops and errors
+// naming the node.
 #include "opkit/graph/shape_refiner.h"
 
 #include <string>

@@ -1,3 +1,5 @@
+// OpGenOverrideMap: reading the binding-generator overrides (hide, rename,
+// attr defaults) from text.
 #include "opkit/op/op_gen_overrides.h"
 
 // See Note [Overrides proto] in the header.

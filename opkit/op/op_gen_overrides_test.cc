@@ -1,3 +1,4 @@
+// Tests of OpGenOverrideMap.
 #include "opkit/op/op_gen_overrides.h"
 
 // See Note [Overrides proto] in the header: without the generated proto

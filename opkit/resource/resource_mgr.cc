@@ -1,3 +1,5 @@
+// ResourceMgr: resources by container and name, with type checks and clean
+// errors.
 #include "opkit/resource/resource_mgr.h"
 
 #include <cxxabi.h>

@@ -1,3 +1,4 @@
+// Tests of TensorShape, PartialTensorShape and TensorShapeUtils.
 #include "opkit/tensor/tensor_shape.h"
 
 #include <cstdint>

@@ -1,3 +1,4 @@
+// Tests of the DataType helpers and type sets, against TensorFlow's ops.pbtxt.
 #include "opkit/tensor/types.h"
 
 #include <fstream>
