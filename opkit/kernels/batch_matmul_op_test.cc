@@ -1,3 +1,5 @@
+// Tests of the BatchMatMulV2 kernel: broadcast batches, adjoints, integer
+// wrap-around, empty dimensions.
 #include <complex>
 #include <cstdint>
 #include <limits>

@@ -1,3 +1,5 @@
+// BCast: numpy broadcasting of two shapes into the reshaped operands and the
+// output shape.
 #include "opkit/kernels/bcast.h"
 
 #include <algorithm>

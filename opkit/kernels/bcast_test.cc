@@ -1,3 +1,4 @@
+// Tests of BCast.
 #include "opkit/kernels/bcast.h"
 
 #include "gtest/gtest.h"

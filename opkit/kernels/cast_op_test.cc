@@ -1,3 +1,5 @@
+// Tests of the Cast kernel: truncation, saturation, NaN, integer wrap-around,
+// bool.
 #include <cmath>
 #include <cstdint>
 #include <limits>

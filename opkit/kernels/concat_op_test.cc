@@ -1,3 +1,4 @@
+// Tests of the ConcatV2 and Pack kernels.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Const, Placeholder, Fill, ZerosLike and OnesLike kernels.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Add, AddV2 and AddN kernels.
 #include <cstdint>
 #include <limits>
 #include <memory>

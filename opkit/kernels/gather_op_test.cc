@@ -1,3 +1,4 @@
+// Tests of the GatherV2 kernel.
 #include <memory>
 #include <string>
 #include <vector>

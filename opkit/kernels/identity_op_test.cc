@@ -1,3 +1,5 @@
+// Tests of the Identity, IdentityN, StopGradient and PlaceholderWithDefault
+// kernels.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the MatMul kernel: values, transposes, errors naming the node.
 #include <complex>
 #include <memory>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the OneHot kernel.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Pad kernel.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Range kernel.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Shape, Size, Rank, Reshape, ExpandDims and Squeeze kernels.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Slice and StridedSlice kernels.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,3 +1,4 @@
+// Tests of the Split, SplitV and Unpack kernels.
 #include <memory>
 #include <string>
 #include <vector>

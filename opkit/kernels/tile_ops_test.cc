@@ -1,3 +1,4 @@
+// Tests of the Tile kernel.
 #include <memory>
 #include <string>
 #include <vector>

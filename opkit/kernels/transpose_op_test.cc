@@ -1,3 +1,4 @@
+// Tests of the Transpose kernel.
 #include <memory>
 #include <string>
 #include <vector>
