@@ -23,7 +23,7 @@ class GatherV2Op : public OpKernel {
     OP_REQUIRES(ctx, axis_t.NumElements() == 1,
                 errors::InvalidArgument("axis must be scalar, but got shape ",
                                         axis_t.shape().DebugString()));
-    int64_t axis;
+    int64_t axis = 0;
     OP_REQUIRES_OK(ctx, internal::ReadIndexScalar(axis_t, "axis", true, &axis));
     const int64_t params_rank = params.dims();
     const int64_t indices_rank = indices_t.dims();
