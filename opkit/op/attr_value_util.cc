@@ -1,7 +1,8 @@
+// AttrValue helpers but parsing (attr_value_parse.cc): SetAttrValue,
+// AttrValueHasType, SummarizeAttrValue, equality and hashing, placeholders.
 #include "opkit/op/attr_value_util.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,10 +13,9 @@
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <google/protobuf/text_format.h>
 
+#include "absl/strings/escaping.h"
 #include "opkit/core/errors.h"
 #include "opkit/op/internal/hash.h"
 #include "opkit/core/str_util.h"
@@ -24,215 +24,6 @@
 #include "opkit/tensor/types.h"
 
 namespace opkit {
-namespace {
-
-// Deeper nesting than this in a default's text is refused before protobuf
-// sees it, so that hostile text cannot exhaust the stack (TensorFlow refuses
-// 100 levels of tensor nesting for the same reason).
-constexpr int kMaxTextNesting = 100;
-
-// Keeps the text-format parser's complaints (which it would otherwise log)
-// so that they can go into the returned Status.
-class CollectingErrors : public google::protobuf::io::ErrorCollector {
- public:
-  // `prefix_length` is how many characters of the parsed text precede the
-  // user's text, so that columns point into what the user wrote.
-  explicit CollectingErrors(int prefix_length) : prefix_length_(prefix_length) {}
-
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (!first_.empty()) return;
-    const int user_column = line == 0 ? column - prefix_length_ : column;
-    first_ = user_column >= 0 ? StrCat(message, " (at column ", user_column + 1, ")")
-                              : message;
-  }
-  void AddWarning(int, google::protobuf::io::ColumnNumber,
-                  const std::string&) override {}
-  const std::string& first() const { return first_; }
-
- private:
-  int prefix_length_;
-  std::string first_;
-};
-
-// What `type` (an attr type string) says about the field to parse into.
-struct AttrKind {
-  bool is_list = false;
-  std::string_view field;  // "s", "i", ... as named in AttrValue.
-};
-
-bool ParseAttrKind(std::string_view type, AttrKind* kind) {
-  static constexpr std::pair<std::string_view, std::string_view> kFields[] = {
-      {"string", "s"},     {"int", "i"},         {"float", "f"},
-      {"bool", "b"},       {"type", "type"},     {"shape", "shape"},
-      {"tensor", "tensor"}, {"func", "func"},    {"placeholder", "placeholder"}};
-  std::string_view base = type;
-  kind->is_list = false;
-  if (base.substr(0, 5) == "list(" && !base.empty() && base.back() == ')') {
-    kind->is_list = true;
-    base = base.substr(5, base.size() - 6);
-  }
-  for (const auto& [name, field] : kFields) {
-    if (base == name) {
-      if (kind->is_list && name == "placeholder") return false;
-      kind->field = field;
-      return true;
-    }
-  }
-  return false;
-}
-
-bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-std::string_view StripSpace(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// Scans text-format value text for its bracket structure, skipping quoted
-// strings and `#` comments. Fails if a closer does not match its opener, a
-// string or bracket is left open, or nesting passes kMaxTextNesting. On
-// success `*first_group_end` is the index of the closer matching the opener
-// at index 0 (npos if text[0] opens nothing).
-Status ScanBrackets(std::string_view text, size_t* first_group_end) {
-  std::vector<char> open;
-  *first_group_end = std::string_view::npos;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\'' || c == '"') {
-      size_t j = i + 1;
-      while (j < text.size() && text[j] != c && text[j] != '\n') {
-        j += (text[j] == '\\') ? 2 : 1;
-      }
-      if (j >= text.size() || text[j] != c) {
-        return errors::InvalidArgument("unterminated string starting at column ",
-                                       i + 1);
-      }
-      i = j;
-    } else if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (c == '[' || c == '{' || c == '<') {
-      if (open.size() >= static_cast<size_t>(kMaxTextNesting)) {
-        return errors::InvalidArgument("nested more than ", kMaxTextNesting,
-                                       " levels deep");
-      }
-      open.push_back(c == '[' ? ']' : c == '{' ? '}' : '>');
-    } else if (c == ']' || c == '}' || c == '>') {
-      if (open.empty() || open.back() != c) {
-        return errors::InvalidArgument("unbalanced '", std::string(1, c),
-                                       "' at column ", i + 1);
-      }
-      open.pop_back();
-      if (open.empty() && *first_group_end == std::string_view::npos &&
-          (text[0] == '[' || text[0] == '{' || text[0] == '<')) {
-        *first_group_end = i;
-      }
-    }
-  }
-  if (!open.empty()) {
-    return errors::InvalidArgument("missing '", std::string(1, open.back()), "'");
-  }
-  return OkStatus();
-}
-
-// Whether `value` holds only the field `kind` names (for a list: only that
-// field of the list).
-bool HoldsOnly(const AttrValue& value, const AttrKind& kind) {
-  const google::protobuf::Descriptor* desc = value.GetDescriptor();
-  const google::protobuf::Reflection* refl = value.GetReflection();
-  std::vector<const google::protobuf::FieldDescriptor*> set;
-  if (!kind.is_list) {
-    refl->ListFields(value, &set);
-    return set.size() == 1 && set[0] == desc->FindFieldByName(std::string(kind.field));
-  }
-  refl->ListFields(value, &set);
-  if (set.size() != 1 || set[0]->name() != "list") return false;
-  const AttrValue::ListValue& list = value.list();
-  set.clear();
-  list.GetReflection()->ListFields(list, &set);
-  return set.empty() || (set.size() == 1 && set[0]->name() == kind.field);
-}
-
-Status BadAttrText(std::string_view type, std::string_view text,
-                   std::string_view reason) {
-  return errors::InvalidArgument("Could not parse '", text,
-                                 "' as a value of attr type '", type, "': ",
-                                 reason);
-}
-
-}  // namespace
-
-Status ParseAttrValue(std::string_view type, std::string_view text,
-                      AttrValue* out) {
-  AttrKind kind;
-  if (!ParseAttrKind(type, &kind)) {
-    return errors::InvalidArgument(
-        "Could not parse '", text, "' as an attr value: unknown attr type '",
-        type,
-        "'; expected one of string, int, float, bool, type, shape, tensor, "
-        "func, placeholder, or list(...) of one of those but placeholder");
-  }
-  const std::string_view value_text = StripSpace(text);
-  size_t group_end = std::string_view::npos;
-  Status scanned = ScanBrackets(value_text, &group_end);
-  if (!scanned.ok()) return BadAttrText(type, text, scanned.message());
-
-  std::string to_parse;
-  // Characters of `to_parse` before the user's text starts (negative when
-  // the user's text had leading spaces), for error columns.
-  int prefix_length = 0;
-  const int leading_spaces = static_cast<int>(value_text.data() - text.data());
-  if (kind.is_list) {
-    // The text-format parser takes "i: 7" as the list [7]; an op spec must
-    // write a list in brackets, and nothing may follow them.
-    if (value_text.empty() || value_text[0] != '[') {
-      return BadAttrText(type, text,
-                         "a list value must be written in brackets, e.g. "
-                         "'[]' or '[1, 2]'");
-    }
-    if (group_end != value_text.size() - 1) {
-      return BadAttrText(type, text, "unexpected text after the list's closing ']'");
-    }
-    if (StripSpace(value_text.substr(1, value_text.size() - 2)).empty()) {
-      // The text-format parser refuses "i: []"; an empty list is still a
-      // list value.
-      out->Clear();
-      out->mutable_list();
-      return OkStatus();
-    }
-    to_parse = StrCat("list { ", kind.field, ": ");
-    prefix_length = static_cast<int>(to_parse.size()) - leading_spaces;
-    to_parse.append(value_text);
-    to_parse.append(" }");
-  } else {
-    if (value_text.empty()) return BadAttrText(type, text, "the value is empty");
-    // A value that is a group must be one group, not "{...} other: 1".
-    if (group_end != std::string_view::npos && group_end != value_text.size() - 1) {
-      return BadAttrText(type, text, "unexpected text after the value");
-    }
-    to_parse = StrCat(kind.field, ": ");
-    prefix_length = static_cast<int>(to_parse.size()) - leading_spaces;
-    to_parse.append(value_text);
-  }
-
-  google::protobuf::TextFormat::Parser parser;
-  CollectingErrors errors_seen(prefix_length);
-  parser.RecordErrorsTo(&errors_seen);
-  AttrValue parsed;
-  if (!parser.ParseFromString(to_parse, &parsed)) {
-    return BadAttrText(type, text,
-                       errors_seen.first().empty() ? std::string("syntax error")
-                                                   : errors_seen.first());
-  }
-  if (!HoldsOnly(parsed, kind)) {
-    return BadAttrText(type, text,
-                       StrCat("the text sets more than the '", kind.field,
-                              "' field of the value"));
-  }
-  *out = std::move(parsed);
-  return OkStatus();
-}
 
 // ---------------------------------------------------------------------------
 // Setting.
@@ -585,34 +376,8 @@ uint64_t TensorProtoHash(const TensorProto& proto) {
 
 namespace {
 
-// C-style escaping as absl::CEscape does it: the usual backslash escapes,
-// other bytes outside printable ASCII as three octal digits.
-std::string CEscape(std::string_view src) {
-  std::string out;
-  out.reserve(src.size());
-  for (unsigned char c : src) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\"': out += "\\\""; break;
-      case '\'': out += "\\\'"; break;
-      case '\\': out += "\\\\"; break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          char buf[5];
-          std::snprintf(buf, sizeof(buf), "\\%03o", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out;
-}
-
 std::string SummarizeString(const std::string& str) {
-  const std::string escaped = CEscape(str);
+  const std::string escaped = absl::CEscape(str);
   // A long string keeps 10 characters at each end.
   constexpr size_t kMaxStringSummarySize = 80;
   if (escaped.size() >= kMaxStringSummarySize) {

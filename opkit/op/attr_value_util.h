@@ -4,6 +4,7 @@
 //
 //   AttrValue v;
 //   OPKIT_RETURN_IF_ERROR(ParseAttrValue("list(int)", "[2, 3]", &v));
+//   OPKIT_RETURN_IF_ERROR(ParseAttrValue("shape", "[2,?]", AttrTextSyntax::kShorthand, &v));
 //   OPKIT_RETURN_IF_ERROR(AttrValueHasType(v, "list(int)"));
 //   SummarizeAttrValue(v);                      // "[2, 3]"
 //
@@ -60,6 +61,35 @@ class Tensor;
 // and leaves `*out` unchanged. Never logs.
 OPKIT_EXPORT Status ParseAttrValue(std::string_view type, std::string_view text,
                                    AttrValue* out);
+
+// The spellings ParseAttrValue accepts.
+enum class AttrTextSyntax {
+  // Protobuf text format, as above: TensorFlow's, and an op spec's.
+  kTextFormat,
+  // What a person writes on a command line (`opkit explain --attr T=float`)
+  // or passes from Python (dtype="float32"):
+  //
+  //   type    float  float32  DT_FLOAT (any case after DT_)  tf.float32
+  //   int     -3  +42 (decimal, in int64's range)
+  //   float   0.5  1e-3  inf (whole, in float's range)
+  //   bool    true  false  True  False  1  0
+  //   string  SAME (as it is)  'a b'  "a\n" (one quoted string, C escapes)
+  //   shape   [2,3]  []  [1,?,3]  [1,-1,3]  ?  *  or text format { ... }
+  //   func    my_fn (a name)  or text format { name: ... }
+  //   tensor, placeholder: text format
+  //   list(T) [a, b, ...] or a, b, ... without the brackets; [] is empty;
+  //           each item as T takes it ([float, int32], [[2,3], [?]])
+  //
+  // Surrounding spaces are ignored. A failure says what the text is not
+  // and shows the shorthand, e.g. "'flot' is not a data type; write e.g.
+  // float, int32 or DT_FLOAT". Ref types are refused.
+  kShorthand,
+};
+
+// ParseAttrValue for `syntax`; kTextFormat is the three-argument form. On
+// failure InvalidArgument, and `*out` is left unchanged.
+OPKIT_EXPORT Status ParseAttrValue(std::string_view type, std::string_view text,
+                                   AttrTextSyntax syntax, AttrValue* out);
 
 // ---------------------------------------------------------------------------
 // Setting. Each overload replaces `*out`'s value with the given one; a list

@@ -182,6 +182,165 @@ TEST(ParseAttrValueTest, ParserReasonIsInMessage) {
 }
 
 // ---------------------------------------------------------------------------
+// ParseAttrValue, shorthand
+
+// Parses shorthand and returns the value's short text form, or
+// "error: <message>".
+std::string Short(std::string_view type, std::string_view text) {
+  AttrValue v;
+  Status s = ParseAttrValue(type, text, AttrTextSyntax::kShorthand, &v);
+  if (!s.ok()) return "error: " + s.message();
+  return ToText(v);
+}
+
+TEST(ParseAttrValueShorthandTest, TextFormatIsTheDefault) {
+  AttrValue v;
+  OPKIT_EXPECT_OK(ParseAttrValue("type", "DT_HALF", AttrTextSyntax::kTextFormat, &v));
+  EXPECT_EQ(ToText(v), "type: DT_HALF");
+  EXPECT_THAT(ParseAttrValue("type", "float", AttrTextSyntax::kTextFormat, &v),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("attr type 'type'")));
+}
+
+TEST(ParseAttrValueShorthandTest, Types) {
+  for (const char* text : {"float", "float32", "DT_FLOAT", "DT_float", "tf.float32",
+                           "tf.float", " float "}) {
+    EXPECT_EQ(Short("type", text), "type: DT_FLOAT") << text;
+  }
+  EXPECT_EQ(Short("type", "half"), "type: DT_HALF");
+  EXPECT_EQ(Short("type", "float16"), "type: DT_HALF");
+  EXPECT_EQ(Short("type", "float64"), "type: DT_DOUBLE");
+  EXPECT_EQ(Short("type", "DT_BFLOAT16"), "type: DT_BFLOAT16");
+  EXPECT_EQ(Short("type", "tf.string"), "type: DT_STRING");
+  EXPECT_EQ(Short("type", "flot"),
+            "error: 'flot' is not a data type; write e.g. float, int32 or DT_FLOAT");
+  // Ref types and DT_INVALID are not values of a type attr.
+  for (const char* text : {"float_ref", "DT_FLOAT_REF", "DT_INVALID", "Float", "", "1"}) {
+    EXPECT_THAT(Short("type", text), HasSubstr("is not a data type")) << text;
+  }
+}
+
+TEST(ParseAttrValueShorthandTest, Numbers) {
+  EXPECT_EQ(Short("int", "3"), "i: 3");
+  EXPECT_EQ(Short("int", "+42"), "i: 42");
+  EXPECT_EQ(Short("int", " -7 "), "i: -7");
+  EXPECT_EQ(Short("int", "010"), "i: 10");  // decimal, not octal
+  EXPECT_EQ(Short("int", "-9223372036854775808"), "i: -9223372036854775808");
+  EXPECT_EQ(Short("int", "three"), "error: 'three' is not an integer");
+  EXPECT_EQ(Short("int", "1.5"), "error: '1.5' is not an integer");
+  EXPECT_EQ(Short("int", "+-5"), "error: '+-5' is not an integer");
+  EXPECT_EQ(Short("int", ""), "error: '' is not an integer");
+  EXPECT_EQ(Short("int", "99999999999999999999"),
+            "error: '99999999999999999999' is not an integer in int64's range");
+  EXPECT_EQ(Short("float", "0.5"), "f: 0.5");
+  EXPECT_EQ(Short("float", "-1e-3"), "f: -0.001");
+  EXPECT_EQ(Short("float", "3"), "f: 3");
+  EXPECT_EQ(Short("float", "inf"), "f: inf");
+  EXPECT_EQ(Short("float", "small"), "error: 'small' is not a number in float's range");
+  EXPECT_EQ(Short("float", "1e99"), "error: '1e99' is not a number in float's range");
+  EXPECT_EQ(Short("float", "1.5x"), "error: '1.5x' is not a number in float's range");
+}
+
+TEST(ParseAttrValueShorthandTest, Bools) {
+  for (const char* text : {"true", "True", "1"}) EXPECT_EQ(Short("bool", text), "b: true");
+  for (const char* text : {"false", "False", "0"}) EXPECT_EQ(Short("bool", text), "b: false");
+  EXPECT_EQ(Short("bool", "maybe"), "error: 'maybe' is not a bool; write true or false");
+}
+
+TEST(ParseAttrValueShorthandTest, Strings) {
+  EXPECT_EQ(Short("string", "SAME"), "s: \"SAME\"");
+  EXPECT_EQ(Short("string", "  SAME "), "s: \"SAME\"");
+  EXPECT_EQ(Short("string", "'SAME'"), "s: \"SAME\"");
+  EXPECT_EQ(Short("string", "\"a b\""), "s: \"a b\"");
+  EXPECT_EQ(Short("string", "''"), "s: \"\"");
+  EXPECT_EQ(Short("string", ""), "s: \"\"");
+  EXPECT_EQ(Short("string", "'a\\n\\'b'"), "s: \"a\\n\\'b\"");
+  EXPECT_EQ(Short("string", "'\\101\\x42'"), "s: \"AB\"");
+  // Not one quoted string: taken as it is.
+  EXPECT_EQ(Short("string", "it's"), "s: \"it\\'s\"");
+  EXPECT_EQ(Short("string", "'a' 'b'"), "s: \"\\'a\\' \\'b\\'\"");
+  EXPECT_EQ(Short("string", "'"), "s: \"\\'\"");
+  EXPECT_EQ(Short("string", "a\\nb"), "s: \"a\\\\nb\"");
+  EXPECT_THAT(Short("string", "'a\\qb'"),
+              HasSubstr("'a\\qb' is not a valid quoted string"));
+}
+
+TEST(ParseAttrValueShorthandTest, Shapes) {
+  EXPECT_EQ(Short("shape", "[2,3]"), "shape { dim { size: 2 } dim { size: 3 } }");
+  EXPECT_EQ(Short("shape", " [ 2 , 3 ] "), "shape { dim { size: 2 } dim { size: 3 } }");
+  EXPECT_EQ(Short("shape", "[1,?,3]"),
+            "shape { dim { size: 1 } dim { size: -1 } dim { size: 3 } }");
+  EXPECT_EQ(Short("shape", "[-1]"), "shape { dim { size: -1 } }");
+  EXPECT_EQ(Short("shape", "[]"), "shape { }");
+  EXPECT_EQ(Short("shape", "?"), "shape { unknown_rank: true }");
+  EXPECT_EQ(Short("shape", "*"), "shape { unknown_rank: true }");
+  EXPECT_EQ(Short("shape", "{ dim { size: 4 } }"), "shape { dim { size: 4 } }");
+  EXPECT_EQ(Short("shape", "5"),
+            "error: '5' is not a shape: it is not in brackets; write e.g. [2,3], "
+            "[1,?,3], [] or ?");
+  EXPECT_THAT(Short("shape", "[2,x]"),
+              HasSubstr("'[2,x]' is not a shape: its dimension 'x' is not a number or ?"));
+  EXPECT_THAT(Short("shape", "[2,]"), HasSubstr("its dimension '' is not a number"));
+  EXPECT_THAT(Short("shape", "[-3]"), HasSubstr("it has a negative dimension -3"));
+  EXPECT_THAT(Short("shape", "[99999999999999999999]"), HasSubstr("is not a shape"));
+  EXPECT_THAT(Short("shape", "{ bogus: 1 }"), HasSubstr("attr type 'shape'"));
+}
+
+TEST(ParseAttrValueShorthandTest, TensorsAndFuncs) {
+  EXPECT_EQ(Short("tensor", "{ dtype: DT_FLOAT float_val: 1 }"),
+            "tensor { dtype: DT_FLOAT float_val: 1 }");
+  EXPECT_THAT(Short("tensor", "garbage"),
+              HasSubstr("Could not parse 'garbage' as a value of attr type 'tensor'"));
+  EXPECT_EQ(Short("func", "my_fn"), "func { name: \"my_fn\" }");
+  EXPECT_EQ(Short("func", "{ name: 'f' }"), "func { name: \"f\" }");
+  EXPECT_EQ(Short("placeholder", "'T'"), "placeholder: \"T\"");
+}
+
+TEST(ParseAttrValueShorthandTest, Lists) {
+  EXPECT_EQ(Short("list(type)", "[float,int32]"), "list { type: DT_FLOAT type: DT_INT32 }");
+  EXPECT_EQ(Short("list(type)", "[DT_FLOAT, tf.int32]"),
+            "list { type: DT_FLOAT type: DT_INT32 }");
+  EXPECT_EQ(Short("list(type)", "float, int32"), "list { type: DT_FLOAT type: DT_INT32 }");
+  EXPECT_EQ(Short("list(type)", "float"), "list { type: DT_FLOAT }");
+  EXPECT_EQ(Short("list(int)", "[]"), "list { }");
+  EXPECT_EQ(Short("list(int)", ""), "list { }");
+  EXPECT_EQ(Short("list(int)", "[1, +2, -3]"), "list { i: 1 i: 2 i: -3 }");
+  EXPECT_EQ(Short("list(float)", "[0.5,2]"), "list { f: 0.5 f: 2 }");
+  EXPECT_EQ(Short("list(bool)", "[true, 0]"), "list { b: true b: false }");
+  EXPECT_EQ(Short("list(string)", "[a, 'b,c', \"d\"]"), "list { s: \"a\" s: \"b,c\" s: \"d\" }");
+  EXPECT_EQ(Short("list(shape)", "[[2,3], [?], ?]"),
+            "list { shape { dim { size: 2 } dim { size: 3 } } shape { dim { size: -1 } } "
+            "shape { unknown_rank: true } }");
+  EXPECT_EQ(Short("list(shape)", "[2,3],[4]"),
+            "list { shape { dim { size: 2 } dim { size: 3 } } shape { dim { size: 4 } } }");
+  EXPECT_EQ(Short("list(tensor)", "[{dtype: DT_BOOL bool_val: true}]"),
+            "list { tensor { dtype: DT_BOOL bool_val: true } }");
+  EXPECT_EQ(Short("list(func)", "[f, { name: 'g' }]"),
+            "list { func { name: \"f\" } func { name: \"g\" } }");
+  EXPECT_EQ(Short("list(type)", "[float,"),
+            "error: '[float,' is not a list (missing ']'); write e.g. [float,int32]");
+  EXPECT_THAT(Short("list(int)", "[1,,2]"), HasSubstr("is not a list (an item is empty)"));
+  EXPECT_THAT(Short("list(int)", "[1]]"), HasSubstr("is not a list (unbalanced ']'"));
+  EXPECT_EQ(Short("list(type)", "[float,nope]"),
+            "error: 'nope' is not a data type; write e.g. float, int32 or DT_FLOAT");
+  std::string deep(1000, '[');
+  EXPECT_THAT(Short("list(shape)", deep + std::string(1000, ']')), HasSubstr("nested more than"));
+}
+
+TEST(ParseAttrValueShorthandTest, FailureLeavesValueAndNamesUnknownTypes) {
+  AttrValue v = FromText("i: 9");
+  EXPECT_THAT(ParseAttrValue("int", "x", AttrTextSyntax::kShorthand, &v),
+              StatusIs(error::INVALID_ARGUMENT));
+  EXPECT_EQ(ToText(v), "i: 9");
+  EXPECT_THAT(ParseAttrValue("list(int)", "[1, x]", AttrTextSyntax::kShorthand, &v),
+              StatusIs(error::INVALID_ARGUMENT));
+  EXPECT_EQ(ToText(v), "i: 9");
+  EXPECT_THAT(ParseAttrValue("integer", "5", AttrTextSyntax::kShorthand, &v),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("unknown attr type 'integer'")));
+  EXPECT_THAT(ParseAttrValue("list(placeholder)", "[a]", AttrTextSyntax::kShorthand, &v),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("unknown attr type")));
+}
+
+// ---------------------------------------------------------------------------
 // SetAttrValue
 
 TEST(SetAttrValueTest, Scalars) {
@@ -392,6 +551,12 @@ TEST(SummarizeAttrValueTest, Scalars) {
   AttrValue bad_type;
   bad_type.set_type(static_cast<DataType>(99));
   EXPECT_EQ(SummarizeAttrValue(bad_type), "<invalid DataType 99>");
+}
+
+TEST(SummarizeAttrValueTest, StringsAreCEscaped) {
+  AttrValue v;
+  SetAttrValue(std::string("a\nb\r\t\"'\\\x01\x7f\xff", 11), &v);
+  EXPECT_EQ(SummarizeAttrValue(v), "\"a\\nb\\r\\t\\\"\\'\\\\\\001\\177\\377\"");
 }
 
 TEST(SummarizeAttrValueTest, LongStringKeepsBothEnds) {

@@ -290,18 +290,18 @@ Status PyToDataType(PyObject* value, const OpDef::AttrDef& attr,
     return Status();
   }
   if (PyUnicode_Check(value)) {
+    // TensorFlow's names ("float", "DT_FLOAT", "tf.float32") as the command
+    // line reads them; numpy's ("f4", "<f4") below.
     const char* s = PyUnicode_AsUTF8(value);
     if (s == nullptr) {
       PyErr_Clear();
       return BadAttr(attr, "a dtype", value);
     }
-    std::string name(s);
-    if (name.rfind("DT_", 0) == 0) {
-      std::string lower = name.substr(3);
-      for (char& c : lower) c = static_cast<char>(std::tolower(c));
-      name = lower;
+    AttrValue parsed;
+    if (ParseAttrValue("type", s, AttrTextSyntax::kShorthand, &parsed).ok()) {
+      *dtype = parsed.type();
+      return Status();
     }
-    if (DataTypeFromString(name, dtype)) return Status();
   }
   PyArray_Descr* descr = nullptr;
   if (PyArray_DescrConverter2(value, &descr) && descr != nullptr) {

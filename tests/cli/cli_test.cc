@@ -358,6 +358,56 @@ TEST_F(CliTest, ExplainParsesListAndTensorAttrs) {
               "'small' is not a number");
 }
 
+TEST_F(CliTest, ExplainReadsTensorFlowSpellings) {
+  // --attr values go through ParseAttrValue's shorthand: tf.float32,
+  // quoted strings, lists with spaces.
+  Result r = Run({"explain", "Conv2D", "--attr", "T=tf.float32", "--attr", "padding='SAME'",
+                  "--attr", "strides=[1, 1, 1, 1]"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[selected] 'Conv2DOp<float>'"));
+  ExpectError(Run({"explain", "Conv2D", "--attr", "padding=SOME"}),
+              "--attr padding=SOME: Value for attr 'padding' of \"SOME\" is not in the list");
+  ExpectError(Run({"explain", "MatMul", "--attr", "T=DT_FLOAT_REF"}),
+              "'DT_FLOAT_REF' is not a data type");
+  ExpectError(Run({"explain", "Const", "--attr", "dtype=float", "--attr", "value={"}),
+              "--attr value={: Could not parse '{'");
+}
+
+TEST_F(CliTest, WordsAfterTheCommandAreItsArguments) {
+  // A command name after the command is a positional argument, not a
+  // second command; after --, a word starting with '-' is one too.
+  Result r = Run({"ops", "op"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("NoOp "));
+  ExpectError(Run({"ops", "--", "-x"}), "no registered op matches '-x'");
+  ExpectUsage(Run({"op", "MatMul", "kernels"}), "unexpected argument 'kernels'");
+  ExpectUsage(Run({"help", "ops", "extra"}), "unexpected argument 'extra'");
+  // Repeatable options take one value each time.
+  r = Run({"kernels", "--load", OPKIT_ZERO_OUT_LIB, "--load", OPKIT_PRIORITY_MATMUL_LIB,
+           "MatMul"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("MyMatMulOp"));
+}
+
+TEST_F(CliTest, NumericOptionsAreCheckedWhenParsed) {
+  const std::vector<std::string> base = {"run", Data("matmul_relu.pbtxt"), "--feed",
+                                         "x=" + Data("x_3x2_float32.npy"), "--fetch", "y"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--repeat", "+2"});
+  Result r = Run(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("over 2 runs"));
+  args = base;
+  args.insert(args.end(), {"--timeout", "99999999999999999999"});
+  ExpectError(Run(args), "--timeout value '99999999999999999999' is not an integer");
+  args = base;
+  args.insert(args.end(), {"--threads=2000"});
+  ExpectError(Run(args), "--threads value 2000 is out of range; use a value in [1, 1024]");
+  args = base;
+  args.insert(args.end(), {"--repeat", "2", "--repeat", "3"});
+  ExpectUsage(Run(args), "option '--repeat' may be given only once");
+}
+
 TEST_F(CliTest, ExplainRefusesATypeTheOpDoesNotAllow) {
   // Reshape's kernel has no constraint on Tshape, so one would be selected,
   // but the OpDef allows only int32 and int64.

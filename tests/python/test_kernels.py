@@ -59,6 +59,20 @@ def test_explain_with_label():
     assert e.winner.label == "eigen"
 
 
+def test_dtype_names_as_the_command_line_reads_them():
+    # Strings go through the attr parser's shorthand (TensorFlow's names),
+    # then numpy's names.
+    for name in ("float", "float32", "DT_FLOAT", "DT_float", "tf.float32", "f4", "<f4"):
+        assert opkit.dtypes.as_datatype(name) == opkit.dtypes.DT_FLOAT, name
+        e = opkit.kernels.explain("MatMul", T=name)
+        assert e.winner.kernel_class == "MatMulOp<float>", name
+    assert opkit.dtypes.as_datatype("half") == opkit.dtypes.DT_HALF
+    assert opkit.dtypes.as_datatype("tf.int64") == opkit.dtypes.DT_INT64
+    for bad in ("float_ref", "DT_FLOAT_REF", "DT_INVALID", "flot"):
+        with pytest.raises(errors.InvalidArgumentError, match="expects a dtype"):
+            opkit.dtypes.as_datatype(bad)
+
+
 def test_explain_no_kernel():
     e = opkit.kernels.explain("MatMul", T=np.uint8)
     assert not e.ok

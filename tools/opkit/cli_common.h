@@ -1,30 +1,32 @@
-// What every `opkit` command shares: its description (usage line, help
-// text, flags), the small argument parser, exit codes, error reporting and
-// JSON output.
+// What every `opkit` command shares: exit codes, error and usage reporting,
+// the conventions its options follow on CLI11, JSON and table output, and
+// small text helpers.
 //
-//   const CommandSpec& spec = OpsCommandSpec();
-//   ParsedArgs args;
-//   Status s = ParseCommandArgs(spec, argv_tail, &args);
-//   if (!s.ok()) return ReportUsageError(spec, s.message());   // exit 2
-//   if (args.Has("json")) PrintJson(value);
+//   void RunCommand::AddOptions(CLI::App& app) {
+//     AddRepeatable(app, "fetch", &fetches_, "NAME", "fetch tensor NAME (repeatable)");
+//     AddInt(app, "repeat", &repeat_, 1, 1000000000, "N", "run N times");
+//     AddFlag(app, "json", &json_, "print results as JSON");
+//   }
 //   ...
-//   return ReportError(status);                                 // exit 1
-//
-// Flags are `--name VALUE`, `--name=VALUE` or, for a boolean flag, `--name`;
-// `--` ends the flags; `-h`/`--help` asks for help. Flags and positional
-// arguments may be mixed in any order.
+//   if (fetches_.empty()) return ReportUsageError(text(), "give a --fetch");  // exit 2
+//   return ReportError(status);                                              // exit 1
 //
 // Not thread-safe (a command line tool's main thread).
 #ifndef OPKIT_TOOLS_OPKIT_CLI_COMMON_H_
 #define OPKIT_TOOLS_OPKIT_CLI_COMMON_H_
 
-#include <map>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "nlohmann/json.hpp"
 #include "opkit/core/status.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace opkit {
 namespace cli {
@@ -35,26 +37,14 @@ enum ExitCode : int {
   // A user error: a bad value, a missing file, an unknown op, a failed run;
   // one line on stderr says what and what to do.
   kExitError = 1,
-  // Bad usage: an unknown command or flag, a missing argument; the usage
+  // Bad usage: an unknown command or option, a missing argument; the usage
   // line follows the message.
   kExitUsage = 2,
 };
 
-// One flag a command accepts.
-struct FlagSpec {
-  // Without the dashes: "attr" for --attr.
-  std::string name;
-  // What the value is called in help ("NAME=VALUE"); empty for a boolean
-  // flag, which takes no value.
-  std::string value_name;
-  // Whether it may be given more than once.
-  bool repeatable = false;
-  // One line of help.
-  std::string help;
-};
-
-// Everything the parser and the help printer need to know about a command.
-struct CommandSpec {
+// What a command's help and usage errors say about it.
+struct CommandText {
+  // "ops"
   std::string name;
   // The usage line without "usage: " ("opkit ops [PATTERN] [--json]").
   std::string usage;
@@ -62,42 +52,10 @@ struct CommandSpec {
   std::string summary;
   // Paragraphs printed after the usage line by --help.
   std::string description;
-  std::vector<FlagSpec> flags;
-  // How many positional arguments are allowed (-1: no limit), and what
-  // they are called for the "missing argument" message.
-  int min_positional = 0;
-  int max_positional = 0;
-  std::string positional_name;
+  // The positional arguments, as "missing argument ..." names them when a
+  // required one is absent ("NAME (an op name, e.g. MatMul)").
+  std::string arguments;
 };
-
-// The result of parsing one command's arguments.
-struct ParsedArgs {
-  std::vector<std::string> positional;
-  // Flag name -> its values in order (a boolean flag has one empty value).
-  std::map<std::string, std::vector<std::string>> flags;
-  // -h or --help was given.
-  bool help = false;
-
-  bool Has(const std::string& name) const { return flags.count(name) > 0; }
-  // The last value of `name`, or `fallback` when absent.
-  std::string Get(const std::string& name, const std::string& fallback = "") const;
-  // Every value of `name` (empty when absent).
-  const std::vector<std::string>& GetAll(const std::string& name) const;
-};
-
-// The flags every command accepts: --load LIB (repeatable).
-void AddCommonFlags(CommandSpec* spec);
-
-// Parses `args` (the words after the command name) against `spec`.
-// InvalidArgument, with a message for the user, on an unknown flag, a
-// missing flag value, a value given to a boolean flag, a non-repeatable flag
-// given twice, or too few or too many positional arguments. With -h/--help
-// anywhere, returns OK with `help` set and stops checking.
-Status ParseCommandArgs(const CommandSpec& spec,
-                        const std::vector<std::string>& args, ParsedArgs* out);
-
-// The full --help text of `spec`.
-std::string CommandHelp(const CommandSpec& spec);
 
 // Prints "opkit: error: <message>" (one line: newlines in the message become
 // spaces, runs of whitespace shrink) on stderr; returns kExitError.
@@ -105,26 +63,53 @@ int ReportError(const Status& status);
 int ReportError(std::string_view message);
 // Prints "opkit <command>: error: <message>", the usage line and a pointer
 // to --help on stderr; returns kExitUsage.
-int ReportUsageError(const CommandSpec& spec, std::string_view message);
+int ReportUsageError(const CommandText& text, std::string_view message);
+
+// Options on CLI11, spelled and checked the same way by every command.
+// Each is a long option only (--name); given twice it is a usage error,
+// except AddRepeatable's; a value follows as --name VALUE or --name=VALUE.
+//
+// A flag: --name, no value (--name=x is a usage error).
+CLI::Option* AddFlag(CLI::App& app, const std::string& name, bool* value,
+                     const std::string& help);
+// An option with one value, named `value_name` in help.
+CLI::Option* AddValue(CLI::App& app, const std::string& name, std::string* value,
+                      const std::string& value_name, const std::string& help);
+// An option that may be given many times, one value each time, kept in
+// order.
+CLI::Option* AddRepeatable(CLI::App& app, const std::string& name,
+                           std::vector<std::string>* values,
+                           const std::string& value_name, const std::string& help);
+// A whole decimal integer in [min, max]. A value outside that is a bad
+// value (exit 1: "--repeat value 0 is out of range; use a value in [1,
+// 1000000000]"), reported as a CLI::ValidationError.
+CLI::Option* AddInt(CLI::App& app, const std::string& name, int64_t* value,
+                    int64_t min, int64_t max, const std::string& value_name,
+                    const std::string& help);
 
 // Writes `value` to stdout, indented, invalid UTF-8 replaced.
 void PrintJson(const nlohmann::json& value);
 
-// Splits "NAME=VALUE" at the first '='. InvalidArgument naming `flag` when
-// there is no '=' or the name is empty.
-Status SplitNameValue(std::string_view flag, std::string_view text,
-                      std::string* name, std::string* value);
+// Prints rows of cells as left-aligned columns two spaces apart, each line
+// after `indent`, trailing spaces cut.
+void PrintTable(const std::vector<std::vector<std::string>>& rows,
+                const std::string& indent = "");
 
-// Parses a whole decimal integer in [min, max]; InvalidArgument naming
-// `flag` and `text` otherwise.
-Status ParseInt(std::string_view flag, std::string_view text, int64_t min,
-                int64_t max, int64_t* out);
+// Splits "NAME=VALUE" at the first '='. InvalidArgument naming `flag` and
+// the `form` expected when there is no '=' or the name is empty ("--feed
+// value 'x' is not of the form NAME=FILE.npy"), which is bad usage.
+Status SplitNameValue(std::string_view flag, std::string_view form,
+                      std::string_view text, std::string* name, std::string* value);
 
 // Whether `text` matches the shell glob `pattern` (*, ?, [...]).
 bool GlobMatch(const std::string& pattern, const std::string& text);
 
 // Levenshtein distance, for "did you mean" suggestions.
 size_t EditDistance(std::string_view a, std::string_view b);
+
+// Of `names`, the one closest to `name` within an edit distance of 2, or
+// "" when none is that close.
+std::string ClosestName(std::string_view name, const std::vector<std::string>& names);
 
 // Turns a fetch name into a file name: ':' and '/' become '_'.
 std::string SanitizeFileName(std::string_view name);

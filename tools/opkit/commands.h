@@ -1,89 +1,98 @@
-// The `opkit` commands: one spec (usage, help, flags) and one entry point
-// each, plus helpers shared between command files. main.cc dispatches.
+// The `opkit` commands, and helpers shared between the files that hold
+// them. main.cc gives each command a CLI11 subcommand, lets it declare its
+// options there, parses, and runs the one the user named:
 //
-//   ParsedArgs args;  // parsed against OpsCommandSpec()
-//   int exit_code = RunOps(args);
+//   std::unique_ptr<Command> ops = MakeOpsCommand();
+//   CLI::App* sub = app.add_subcommand(ops->text().name, ops->text().summary);
+//   ops->AddOptions(*sub);      // binds --json etc. to the command's members
+//   app.parse(argc, argv);
+//   int exit_code = ops->Run(); // prints its result on stdout, errors on stderr
 //
-// Every Run* function returns an ExitCode (cli_common.h) and prints its
-// result on stdout and its errors on stderr. Nothing a user passes aborts.
+// Nothing a user passes aborts.
 #ifndef OPKIT_TOOLS_OPKIT_COMMANDS_H_
 #define OPKIT_TOOLS_OPKIT_COMMANDS_H_
 
-#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "nlohmann/json.hpp"
 #include "opkit/core/status.h"
-#include "opkit/tensor/tensor.h"
-#include "opkit/tensor/tensor_shape.h"
-#include "opkit/kernel_def.pb.h"
 #include "opkit/op_def.pb.h"
+#include "opkit/tensor/tensor_shape.h"
 #include "tools/opkit/cli_common.h"
 
 namespace opkit {
 namespace cli {
 
-// A command: its spec and what runs it.
-struct Command {
-  CommandSpec spec;
-  int (*run)(const ParsedArgs& args);
+// One command: its help texts, its options and positional arguments (held
+// as typed members, declared on a CLI11 subcommand by AddOptions), and what
+// it does once they are parsed.
+class Command {
+ public:
+  explicit Command(CommandText text) : text_(std::move(text)) {}
+  virtual ~Command() = default;
+  Command(const Command&) = delete;
+  Command& operator=(const Command&) = delete;
+
+  const CommandText& text() const { return text_; }
+
+  // Declares the command's options and positional arguments on `app`, its
+  // subcommand, bound to members of this command (which outlives `app`).
+  virtual void AddOptions(CLI::App& app) = 0;
+
+  // Runs the command with the parsed values; returns an ExitCode.
+  virtual int Run() = 0;
+
+ protected:
+  // Reports bad usage of this command; returns kExitUsage.
+  int UsageError(std::string_view message) const {
+    return ReportUsageError(text_, message);
+  }
+
+ private:
+  CommandText text_;
 };
 
-// Every command, in the order `opkit --help` lists them (each spec with
-// AddCommonFlags applied).
-const std::vector<Command>& AllCommands();
+// Every command, in the order `opkit --help` lists them.
+std::vector<std::unique_ptr<Command>> MakeCommands();
 
-// Commands in op_commands.cc.
-CommandSpec OpsCommandSpec();
-int RunOps(const ParsedArgs& args);
-CommandSpec OpCommandSpec();
-int RunOp(const ParsedArgs& args);
-CommandSpec KernelsCommandSpec();
-int RunKernels(const ParsedArgs& args);
-CommandSpec ExplainCommandSpec();
-int RunExplain(const ParsedArgs& args);
-CommandSpec LoadCommandSpec();
-int RunLoad(const ParsedArgs& args);
-CommandSpec CompatCommandSpec();
-int RunCompat(const ParsedArgs& args);
-
-// Commands in graph_commands.cc.
-CommandSpec RunCommandSpec();
-int RunRun(const ParsedArgs& args);
-CommandSpec ShapesCommandSpec();
-int RunShapes(const ParsedArgs& args);
+// In op_commands.cc.
+std::unique_ptr<Command> MakeOpsCommand();
+std::unique_ptr<Command> MakeOpCommand();
+std::unique_ptr<Command> MakeCompatCommand();
+// In kernel_commands.cc.
+std::unique_ptr<Command> MakeKernelsCommand();
+std::unique_ptr<Command> MakeExplainCommand();
+std::unique_ptr<Command> MakeLoadCommand();
+// In graph_commands.cc.
+std::unique_ptr<Command> MakeRunCommand();
+std::unique_ptr<Command> MakeShapesCommand();
 
 // Loads each library with LoadOpLibrary; the first failure is returned
 // with the loader's message.
 Status LoadLibraries(const std::vector<std::string>& paths);
+
+// The op's OpDef from the global registry, or the registry's NotFound
+// (which suggests close names).
+Status LookUpOp(const std::string& name, const OpDef** op_def);
 
 // The readable signature of an op:
 //   "MatMul(a: T, b: T) -> product: T; attrs: transpose_a: bool = false,
 //    ...; T in {half, float, ...}"
 std::string OpSignature(const OpDef& op_def);
 
-// "T in {float, int32}", "label='x'", ... for a kernel's constraints.
-std::string KernelConstraintsString(const KernelDef& def);
+// The allowed values of an attr or a kernel constraint ("{'SAME',
+// 'VALID'}", "{float, int32}").
+std::string AllowedText(const AttrValue& allowed);
 
-// Parses a shape as users write it: "[2,3]", "[]" (scalar), "[1,?,3]" or
-// "[1,-1,3]" (unknown dims), "?" or "*" (unknown rank). InvalidArgument
-// naming `flag` and the text otherwise.
-Status ParseShapeText(std::string_view flag, std::string_view text,
-                      PartialTensorShape* out);
+// A value the way the signature shows it: types by name, shapes as
+// ShapeText, the rest as SummarizeAttrValue prints them.
+std::string ValueText(const AttrValue& value);
 
-// "[1,?,3]", "[]" or "?" (unknown rank): the inverse of ParseShapeText.
+// "[1,?,3]", "[]" or "?" (unknown rank).
 std::string ShapeText(const PartialTensorShape& shape);
-
-// The tensor's values the way numpy prints an array ("[[1. 2.]\n [3. 4.]]"),
-// with the middle of long dimensions elided ("...") when the tensor has
-// more than `threshold` elements.
-std::string FormatTensorValues(const Tensor& tensor, int64_t threshold = 1000);
-
-// {"dtype": ..., "shape": [...], "values": [...]} with every element in
-// C order (complex numbers as [re, im]; strings as strings).
-nlohmann::json TensorToJson(const Tensor& tensor);
 
 }  // namespace cli
 }  // namespace opkit

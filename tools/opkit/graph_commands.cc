@@ -8,22 +8,28 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "CLI/CLI.hpp"
+#include "nlohmann/json.hpp"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
-#include "opkit/tensor/numeric_types.h"
-#include "opkit/tensor/types.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/shape_refiner.h"
+#include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/session.h"
+#include "opkit/tensor/numeric_types.h"
+#include "opkit/tensor/tensor.h"
+#include "opkit/tensor/types.h"
 #include "tools/opkit/commands.h"
 #include "tools/opkit/npy.h"
 
@@ -154,67 +160,22 @@ Status MakeDir(const std::string& dir) {
   return OkStatus();
 }
 
-}  // namespace
-
-// --- Shapes and tensors ---------------------------------------------------
-
+// A shape as users write it: "[2,3]", "[]", "[1,?,3]", "?" ... (the shape
+// shorthand of ParseAttrValue). InvalidArgument naming `flag` otherwise.
 Status ParseShapeText(std::string_view flag, std::string_view text,
                       PartialTensorShape* out) {
-  std::string t;
-  for (char c : text) {
-    if (c != ' ') t += c;
-  }
-  if (t == "?" || t == "*") {
-    *out = PartialTensorShape();
-    return OkStatus();
-  }
-  auto bad = [&](const std::string& why) {
-    return errors::InvalidArgument("--", flag, " shape '", text, "' ", why,
-                                   "; write e.g. [2,3], [1,?,3], [] or ?");
-  };
-  if (t.size() < 2 || t.front() != '[' || t.back() != ']') {
-    return bad("is not in brackets");
-  }
-  std::vector<int64_t> dims;
-  std::string body = t.substr(1, t.size() - 2);
-  if (!body.empty()) {
-    size_t start = 0;
-    while (true) {
-      size_t comma = body.find(',', start);
-      std::string item = body.substr(start, comma == std::string::npos ? std::string::npos
-                                                                        : comma - start);
-      if (item == "?" || item == "-1") {
-        dims.push_back(-1);
-      } else {
-        int64_t v = 0;
-        auto res = std::from_chars(item.data(), item.data() + item.size(), v);
-        if (item.empty() || res.ec != std::errc() || res.ptr != item.data() + item.size()) {
-          return bad("has a dimension '" + item + "' that is not a number or ?");
-        }
-        if (v < 0) return bad("has a negative dimension " + std::to_string(v));
-        dims.push_back(v);
-      }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  }
-  Status s = PartialTensorShape::BuildPartialTensorShape(dims, out);
-  if (!s.ok()) return bad("is invalid: " + s.message());
+  AttrValue value;
+  Status s = ParseAttrValue("shape", text, AttrTextSyntax::kShorthand, &value);
+  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape ", s.message());
+  s = PartialTensorShape::FromProto(value.shape(), out);
+  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape '", text, "': ", s.message());
   return OkStatus();
 }
 
-std::string ShapeText(const PartialTensorShape& shape) {
-  if (shape.unknown_rank()) return "?";
-  std::string out = "[";
-  for (int i = 0; i < shape.dims(); ++i) {
-    if (i > 0) out += ",";
-    int64_t d = shape.dim_size(i);
-    out += d < 0 ? std::string("?") : std::to_string(d);
-  }
-  return out + "]";
-}
-
-std::string FormatTensorValues(const Tensor& tensor, int64_t threshold) {
+// The tensor's values the way numpy prints an array ("[[1. 2.]\n [3. 4.]]"),
+// with the middle of long dimensions elided ("...") when the tensor has
+// more than `threshold` elements.
+std::string FormatTensorValues(const Tensor& tensor, int64_t threshold = 1000) {
   const int rank = tensor.dims();
   if (rank == 0) return ElementText(tensor, 0);
   const bool summarize = tensor.NumElements() > threshold;
@@ -274,6 +235,8 @@ std::string FormatTensorValues(const Tensor& tensor, int64_t threshold) {
   return out;
 }
 
+// {"dtype": ..., "shape": [...], "values": [...]} with every element in
+// C order (complex numbers as [re, im]; strings as strings).
 json TensorToJson(const Tensor& tensor) {
   json shape = json::array();
   for (int i = 0; i < tensor.dims(); ++i) shape.push_back(tensor.dim_size(i));
@@ -287,195 +250,185 @@ json TensorToJson(const Tensor& tensor) {
 
 // --- run ------------------------------------------------------------------
 
-CommandSpec RunCommandSpec() {
-  CommandSpec spec;
-  spec.name = "run";
-  spec.usage =
-      "opkit run GRAPH [--feed NAME=FILE.npy]... (--fetch NAME | --target NAME)...\n"
-      "                [--out DIR] [--repeat N] [--profile] [--threads N] [--timeout MS]\n"
-      "                [--json]";
-  spec.summary = "Run a GraphDef with .npy inputs and print or save the fetched tensors.";
-  spec.description =
-      "GRAPH is a GraphDef in protobuf text or binary format. NAME is a tensor\n"
-      "name, 'node' or 'node:index'. Feeds are .npy files (format 1.0-3.0,\n"
-      "C order, little- or big-endian; bool, int8-64, uint8-64, float16/32/64,\n"
-      "complex64/128). Without --out each fetched tensor is printed (large ones\n"
-      "elided, as numpy does); with --out DIR each is written to DIR/NAME.npy,\n"
-      "':' and '/' in NAME replaced by '_'.\n"
-      "--repeat N runs the graph N times and reports the mean and minimum time\n"
-      "per run (a progress bar shows on a terminal, or with --progress).\n"
-      "--profile reports per-node times, summed over the runs, largest first.\n"
-      "--timeout MS stops a run that takes longer (a while loop that never\n"
-      "ends) with an error instead of waiting forever.";
-  spec.flags = {{"feed", "NAME=FILE.npy", true, "feed tensor NAME from a .npy file (repeatable)"},
-                {"fetch", "NAME", true, "fetch tensor NAME (repeatable)"},
-                {"target", "NAME", true, "run node NAME for its effects (repeatable)"},
-                {"out", "DIR", false, "write each fetched tensor to DIR/NAME.npy"},
-                {"repeat", "N", false, "run N times (default 1) and report times"},
-                {"profile", "", false, "report per-node timings"},
-                {"threads", "N", false, "inter- and intra-op threads (default 1)"},
-                {"timeout", "MS", false, "fail a run that takes longer than MS milliseconds"},
-                {"progress", "", false, "show a progress bar even when stderr is not a terminal"},
-                {"json", "", false, "print results as JSON"}};
-  spec.min_positional = 1;
-  spec.max_positional = 1;
-  spec.positional_name = "GRAPH (a GraphDef file, .pbtxt or .pb)";
-  return spec;
-}
+// Per-node time summed over the runs.
+struct NodeTime {
+  std::string op;
+  int64_t count = 0;
+  int64_t total_ns = 0;
+};
 
-int RunRun(const ParsedArgs& args) {
-  const CommandSpec spec = RunCommandSpec();
-  const bool as_json = args.Has("json");
-  const std::vector<std::string>& fetches = args.GetAll("fetch");
-  const std::vector<std::string>& targets = args.GetAll("target");
-  if (fetches.empty() && targets.empty()) {
-    return ReportUsageError(spec, "give at least one --fetch NAME or --target NAME");
+class RunCommand : public Command {
+ public:
+  RunCommand()
+      : Command({"run",
+                 "opkit run GRAPH [--feed NAME=FILE.npy]... (--fetch NAME | --target NAME)...\n"
+                 "                [--out DIR] [--repeat N] [--profile] [--threads N] "
+                 "[--timeout MS]\n"
+                 "                [--json]",
+                 "Run a GraphDef with .npy inputs and print or save the fetched tensors.",
+                 "GRAPH is a GraphDef in protobuf text or binary format. NAME is a tensor\n"
+                 "name, 'node' or 'node:index'. Feeds are .npy files (format 1.0-3.0,\n"
+                 "C order, little- or big-endian; bool, int8-64, uint8-64, float16/32/64,\n"
+                 "complex64/128). Without --out each fetched tensor is printed (large ones\n"
+                 "elided, as numpy does); with --out DIR each is written to DIR/NAME.npy,\n"
+                 "':' and '/' in NAME replaced by '_'.\n"
+                 "--repeat N runs the graph N times and reports the mean and minimum time\n"
+                 "per run (a progress bar shows on a terminal, or with --progress).\n"
+                 "--profile reports per-node times, summed over the runs, largest first.\n"
+                 "--timeout MS stops a run that takes longer (a while loop that never\n"
+                 "ends) with an error instead of waiting forever.",
+                 "GRAPH (a GraphDef file, .pbtxt or .pb)"}) {}
+
+  void AddOptions(CLI::App& app) override {
+    app.add_option("GRAPH", graph_path_, "a GraphDef file")->required();
+    AddRepeatable(app, "feed", &feeds_, "NAME=FILE.npy",
+                  "feed tensor NAME from a .npy file (repeatable)");
+    AddRepeatable(app, "fetch", &fetches_, "NAME", "fetch tensor NAME (repeatable)");
+    AddRepeatable(app, "target", &targets_, "NAME", "run node NAME for its effects (repeatable)");
+    out_option_ = AddValue(app, "out", &out_dir_, "DIR", "write each fetched tensor to DIR/NAME.npy");
+    repeat_option_ = AddInt(app, "repeat", &repeat_, 1, 1000000000, "N",
+                            "run N times (default 1) and report times");
+    AddFlag(app, "profile", &profile_, "report per-node timings");
+    AddInt(app, "threads", &threads_, 1, 1024, "N", "inter- and intra-op threads (default 1)");
+    AddInt(app, "timeout", &timeout_ms_, 1, int64_t{1} << 40, "MS",
+           "fail a run that takes longer than MS milliseconds");
+    AddFlag(app, "progress", &progress_,
+            "show a progress bar even when stderr is not a terminal");
+    AddFlag(app, "json", &json_, "print results as JSON");
   }
-  int64_t repeat = 1, threads = 1;
-  Status s;
-  if (args.Has("repeat")) {
-    s = ParseInt("repeat", args.Get("repeat"), 1, 1000000000, &repeat);
-    if (!s.ok()) return ReportError(s);
-  }
-  if (args.Has("threads")) {
-    s = ParseInt("threads", args.Get("threads"), 1, 1024, &threads);
-    if (!s.ok()) return ReportError(s);
-  }
-  int64_t timeout_ms = 0;
-  if (args.Has("timeout")) {
-    s = ParseInt("timeout", args.Get("timeout"), 1, int64_t{1} << 40, &timeout_ms);
-    if (!s.ok()) return ReportError(s);
-  }
-  // Feeds.
-  std::vector<std::pair<std::string, Tensor>> feeds;
-  for (const std::string& f : args.GetAll("feed")) {
-    std::string name, path;
-    if (f.find('=') == std::string::npos || f[0] == '=') {
-      return ReportUsageError(spec, "--feed value '" + f + "' is not of the form NAME=FILE.npy");
+
+  int Run() override {
+    if (fetches_.empty() && targets_.empty()) {
+      return UsageError("give at least one --fetch NAME or --target NAME");
     }
-    s = SplitNameValue("feed", f, &name, &path);
-    if (!s.ok()) return ReportUsageError(spec, s.message());
-    StatusOr<Tensor> t = ReadNpyFile(path);
-    if (!t.ok()) return ReportError(StrCat("--feed ", f, ": ", t.status().message()));
-    feeds.emplace_back(TensorName(name), *std::move(t));
-  }
-  GraphDef graph;
-  s = ReadGraphDefFromFile(args.positional[0], &graph);
-  if (!s.ok()) {
-    return ReportError(StrCat("cannot read GraphDef '", args.positional[0], "': ", s.message()));
-  }
-  SessionOptions options;
-  options.inter_op_threads = static_cast<int>(threads);
-  options.intra_op_threads = static_cast<int>(threads);
-  StatusOr<std::unique_ptr<Session>> session = Session::New(options);
-  if (!session.ok()) return ReportError(session.status());
-  s = (*session)->Create(graph);
-  if (!s.ok()) return ReportError(StrCat("invalid graph '", args.positional[0], "': ", s.message()));
-
-  std::vector<std::string> fetch_names;
-  for (const std::string& f : fetches) fetch_names.push_back(TensorName(f));
-  RunOptions run_options;
-  run_options.collect_step_stats = args.Has("profile");
-  run_options.timeout_in_ms = timeout_ms;
-  const bool progress = !as_json && repeat > 1 && (args.Has("progress") || isatty(2));
-  std::vector<Tensor> outputs;
-  double total_ms = 0, min_ms = 0;
-  // node -> {op, count, total ns}
-  struct NodeTime {
-    std::string op;
-    int64_t count = 0;
-    int64_t total_ns = 0;
-  };
-  std::map<std::string, NodeTime> profile;
-  for (int64_t i = 0; i < repeat; ++i) {
-    RunMetadata metadata;
-    outputs.clear();
-    auto start = std::chrono::steady_clock::now();
-    s = (*session)->Run(run_options, feeds, fetch_names, targets, &outputs, &metadata);
-    auto end = std::chrono::steady_clock::now();
+    std::vector<std::pair<std::string, Tensor>> feeds;
+    for (const std::string& f : feeds_) {
+      std::string name, path;
+      Status s = SplitNameValue("feed", "NAME=FILE.npy", f, &name, &path);
+      if (!s.ok()) return UsageError(s.message());
+      StatusOr<Tensor> t = ReadNpyFile(path);
+      if (!t.ok()) return ReportError(StrCat("--feed ", f, ": ", t.status().message()));
+      feeds.emplace_back(TensorName(name), *std::move(t));
+    }
+    GraphDef graph;
+    Status s = ReadGraphDefFromFile(graph_path_, &graph);
     if (!s.ok()) {
-      if (progress) std::cerr << "\n";
-      return ReportError(StrCat("run ", i + 1, " of ", repeat, " failed: ", s.message()));
+      return ReportError(StrCat("cannot read GraphDef '", graph_path_, "': ", s.message()));
     }
-    const double ms = std::chrono::duration<double, std::milli>(end - start).count();
-    total_ms += ms;
-    min_ms = i == 0 ? ms : std::min(min_ms, ms);
-    for (const NodeExecStats& st : metadata.step_stats) {
-      NodeTime& nt = profile[st.node_name];
-      nt.op = st.op;
-      ++nt.count;
-      nt.total_ns += std::max<int64_t>(0, st.end_ns - st.start_ns);
-    }
-    if (progress) ProgressBar(i + 1, repeat);
-  }
-  if (outputs.size() != fetch_names.size()) {
-    return ReportError(StrCat("the session returned ", outputs.size(), " tensors for ",
-                              fetch_names.size(), " fetches"));
-  }
-  const double mean = total_ms / static_cast<double>(repeat);
-  const double min = min_ms;
-  std::vector<std::pair<std::string, NodeTime>> rows(profile.begin(), profile.end());
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.second.total_ns > b.second.total_ns;
-  });
+    SessionOptions options;
+    options.inter_op_threads = static_cast<int>(threads_);
+    options.intra_op_threads = static_cast<int>(threads_);
+    StatusOr<std::unique_ptr<Session>> session = Session::New(options);
+    if (!session.ok()) return ReportError(session.status());
+    s = (*session)->Create(graph);
+    if (!s.ok()) return ReportError(StrCat("invalid graph '", graph_path_, "': ", s.message()));
 
-  const std::string out_dir = args.Get("out");
-  if (args.Has("out")) {
-    if (out_dir.empty()) return ReportError("--out value is empty; give a directory");
-    s = MakeDir(out_dir);
-    if (!s.ok()) return ReportError(s);
+    std::vector<std::string> fetch_names;
+    for (const std::string& f : fetches_) fetch_names.push_back(TensorName(f));
+    RunOptions run_options;
+    run_options.collect_step_stats = profile_;
+    run_options.timeout_in_ms = timeout_ms_;
+    const bool progress = !json_ && repeat_ > 1 && (progress_ || isatty(2));
+    std::vector<Tensor> outputs;
+    double total_ms = 0, min_ms = 0;
+    std::map<std::string, NodeTime> profile;
+    for (int64_t i = 0; i < repeat_; ++i) {
+      RunMetadata metadata;
+      outputs.clear();
+      auto start = std::chrono::steady_clock::now();
+      s = (*session)->Run(run_options, feeds, fetch_names, targets_, &outputs, &metadata);
+      auto end = std::chrono::steady_clock::now();
+      if (!s.ok()) {
+        if (progress) std::cerr << "\n";
+        return ReportError(StrCat("run ", i + 1, " of ", repeat_, " failed: ", s.message()));
+      }
+      const double ms = std::chrono::duration<double, std::milli>(end - start).count();
+      total_ms += ms;
+      min_ms = i == 0 ? ms : std::min(min_ms, ms);
+      for (const NodeExecStats& st : metadata.step_stats) {
+        NodeTime& nt = profile[st.node_name];
+        nt.op = st.op;
+        ++nt.count;
+        nt.total_ns += std::max<int64_t>(0, st.end_ns - st.start_ns);
+      }
+      if (progress) ProgressBar(i + 1, repeat_);
+    }
+    if (outputs.size() != fetch_names.size()) {
+      return ReportError(StrCat("the session returned ", outputs.size(), " tensors for ",
+                                fetch_names.size(), " fetches"));
+    }
+    std::vector<std::pair<std::string, NodeTime>> rows(profile.begin(), profile.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second.total_ns > b.second.total_ns;
+    });
+    return Report(outputs, total_ms / static_cast<double>(repeat_), min_ms, rows);
   }
-  json jfetches = json::array();
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const Tensor& t = outputs[i];
-    if (args.Has("out")) {
-      const std::string path = out_dir + "/" + SanitizeFileName(fetches[i]) + ".npy";
-      s = WriteNpyFile(t, path);
-      if (!s.ok()) return ReportError(StrCat("--fetch ", fetches[i], ": ", s.message()));
-      if (as_json) {
-        jfetches.push_back({{"name", fetches[i]},
-                            {"dtype", DataTypeString(t.dtype())},
-                            {"shape", TensorToJson(t)["shape"]},
-                            {"file", path}});
+
+ private:
+  // Prints or writes the fetched tensors, then the times and the profile.
+  int Report(const std::vector<Tensor>& outputs, double mean_ms, double min_ms,
+             const std::vector<std::pair<std::string, NodeTime>>& rows) const {
+    const bool to_files = out_option_->count() > 0;
+    if (to_files) {
+      if (out_dir_.empty()) return ReportError("--out value is empty; give a directory");
+      Status s = MakeDir(out_dir_);
+      if (!s.ok()) return ReportError(s);
+    }
+    json jfetches = json::array();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Tensor& t = outputs[i];
+      if (to_files) {
+        const std::string path = out_dir_ + "/" + SanitizeFileName(fetches_[i]) + ".npy";
+        Status s = WriteNpyFile(t, path);
+        if (!s.ok()) return ReportError(StrCat("--fetch ", fetches_[i], ": ", s.message()));
+        if (json_) {
+          jfetches.push_back({{"name", fetches_[i]},
+                              {"dtype", DataTypeString(t.dtype())},
+                              {"shape", TensorToJson(t)["shape"]},
+                              {"file", path}});
+        } else {
+          std::cout << "wrote " << path << " (" << NumpyDtypeName(t.dtype()) << " "
+                    << TensorShapeText(t.shape()) << ")\n";
+        }
+      } else if (json_) {
+        json j = TensorToJson(t);
+        j["name"] = fetches_[i];
+        jfetches.push_back(j);
       } else {
-        std::cout << "wrote " << path << " (" << NumpyDtypeName(t.dtype()) << " "
-                  << TensorShapeText(t.shape()) << ")\n";
+        std::cout << fetches_[i] << ": " << NumpyDtypeName(t.dtype()) << " "
+                  << TensorShapeText(t.shape()) << "\n"
+                  << FormatTensorValues(t) << "\n";
       }
-    } else if (as_json) {
-      json j = TensorToJson(t);
-      j["name"] = fetches[i];
-      jfetches.push_back(j);
-    } else {
-      std::cout << fetches[i] << ": " << NumpyDtypeName(t.dtype()) << " "
-                << TensorShapeText(t.shape()) << "\n"
-                << FormatTensorValues(t) << "\n";
     }
-  }
-  if (as_json) {
-    json out{{"fetches", jfetches}, {"runs", repeat}};
-    out["time_ms"] = {{"mean", mean}, {"min", min}};
-    if (args.Has("profile")) {
-      json jp = json::array();
-      for (const auto& [node, nt] : rows) {
-        jp.push_back({{"node", node},
-                      {"op", nt.op},
-                      {"count", nt.count},
-                      {"total_ms", static_cast<double>(nt.total_ns) / 1e6},
-                      {"mean_ms", static_cast<double>(nt.total_ns) / 1e6 /
-                                      static_cast<double>(std::max<int64_t>(1, nt.count))}});
+    if (json_) {
+      json out{{"fetches", jfetches}, {"runs", repeat_}};
+      out["time_ms"] = {{"mean", mean_ms}, {"min", min_ms}};
+      if (profile_) {
+        json jp = json::array();
+        for (const auto& [node, nt] : rows) {
+          jp.push_back({{"node", node},
+                        {"op", nt.op},
+                        {"count", nt.count},
+                        {"total_ms", static_cast<double>(nt.total_ns) / 1e6},
+                        {"mean_ms", static_cast<double>(nt.total_ns) / 1e6 /
+                                        static_cast<double>(std::max<int64_t>(1, nt.count))}});
+        }
+        out["profile"] = jp;
       }
-      out["profile"] = jp;
+      PrintJson(out);
+      return kExitOk;
     }
-    PrintJson(out);
+    if (repeat_option_->count() > 0) {
+      std::cout << StrCat("time per run: mean ", FloatText(std::round(mean_ms * 1000) / 1000),
+                          " ms, min ", FloatText(std::round(min_ms * 1000) / 1000),
+                          " ms over ", repeat_, " runs\n");
+    }
+    if (profile_) PrintProfile(rows);
     return kExitOk;
   }
-  if (args.Has("repeat")) {
-    std::cout << StrCat("time per run: mean ", FloatText(std::round(mean * 1000) / 1000),
-                        " ms, min ", FloatText(std::round(min * 1000) / 1000), " ms over ",
-                        repeat, " runs\n");
-  }
-  if (args.Has("profile")) {
-    std::cout << "profile (" << repeat << (repeat == 1 ? " run" : " runs")
+
+  void PrintProfile(const std::vector<std::pair<std::string, NodeTime>>& rows) const {
+    std::cout << "profile (" << repeat_ << (repeat_ == 1 ? " run" : " runs")
               << ", sorted by total time):\n";
     std::vector<std::vector<std::string>> table = {{"node", "op", "count", "total ms", "mean ms"}};
     char buf[64];
@@ -503,84 +456,113 @@ int RunRun(const ParsedArgs& args) {
       std::cout << line << "\n";
     }
   }
-  return kExitOk;
-}
+
+  std::string graph_path_;
+  std::vector<std::string> feeds_;
+  std::vector<std::string> fetches_;
+  std::vector<std::string> targets_;
+  std::string out_dir_;
+  CLI::Option* out_option_ = nullptr;
+  int64_t repeat_ = 1;
+  CLI::Option* repeat_option_ = nullptr;
+  bool profile_ = false;
+  int64_t threads_ = 1;
+  int64_t timeout_ms_ = 0;
+  bool progress_ = false;
+  bool json_ = false;
+};
 
 // --- shapes ---------------------------------------------------------------
 
-CommandSpec ShapesCommandSpec() {
-  CommandSpec spec;
-  spec.name = "shapes";
-  spec.usage = "opkit shapes GRAPH [--feed-shape NAME=SHAPE]... [--json]";
-  spec.summary = "Infer the shape of every node's outputs in a GraphDef.";
-  spec.description =
-      "Runs each op's shape function over the graph in topological order.\n"
-      "SHAPE pins a tensor's shape: [1,?,3] (? or -1: unknown dimension),\n"
-      "[] (a scalar), ? or * (unknown rank). Output: one line per node,\n"
-      "'name (Op): shape, shape...'.";
-  spec.flags = {{"feed-shape", "NAME=SHAPE", true, "the shape of tensor NAME (repeatable)"},
-                {"json", "", false, "print a JSON array of {node, op, shapes}"}};
-  spec.min_positional = 1;
-  spec.max_positional = 1;
-  spec.positional_name = "GRAPH (a GraphDef file, .pbtxt or .pb)";
-  return spec;
-}
+class ShapesCommand : public Command {
+ public:
+  ShapesCommand()
+      : Command({"shapes", "opkit shapes GRAPH [--feed-shape NAME=SHAPE]... [--json]",
+                 "Infer the shape of every node's outputs in a GraphDef.",
+                 "Runs each op's shape function over the graph in topological order.\n"
+                 "SHAPE pins a tensor's shape: [1,?,3] (? or -1: unknown dimension),\n"
+                 "[] (a scalar), ? or * (unknown rank). Output: one line per node,\n"
+                 "'name (Op): shape, shape...'.",
+                 "GRAPH (a GraphDef file, .pbtxt or .pb)"}) {}
 
-int RunShapes(const ParsedArgs& args) {
-  const CommandSpec spec = ShapesCommandSpec();
-  std::map<std::string, PartialTensorShape> feeds;
-  for (const std::string& f : args.GetAll("feed-shape")) {
-    if (f.find('=') == std::string::npos || f[0] == '=') {
-      return ReportUsageError(spec, "--feed-shape value '" + f + "' is not of the form NAME=SHAPE");
+  void AddOptions(CLI::App& app) override {
+    app.add_option("GRAPH", graph_path_, "a GraphDef file")->required();
+    AddRepeatable(app, "feed-shape", &feed_shapes_, "NAME=SHAPE",
+                  "the shape of tensor NAME (repeatable)");
+    AddFlag(app, "json", &json_, "print a JSON array of {node, op, shapes}");
+  }
+
+  int Run() override {
+    std::map<std::string, PartialTensorShape> feeds;
+    for (const std::string& f : feed_shapes_) {
+      std::string name, text;
+      Status s = SplitNameValue("feed-shape", "NAME=SHAPE", f, &name, &text);
+      if (!s.ok()) return UsageError(s.message());
+      s = ParseShapeText("feed-shape", text, &feeds[name]);
+      if (!s.ok()) return ReportError(s);
     }
-    std::string name, text;
-    Status s = SplitNameValue("feed-shape", f, &name, &text);
-    if (!s.ok()) return ReportUsageError(spec, s.message());
-    PartialTensorShape shape;
-    s = ParseShapeText("feed-shape", text, &shape);
-    if (!s.ok()) return ReportError(s);
-    feeds[name] = shape;
-  }
-  GraphDef graph;
-  Status s = ReadGraphDefFromFile(args.positional[0], &graph);
-  if (!s.ok()) {
-    return ReportError(StrCat("cannot read GraphDef '", args.positional[0], "': ", s.message()));
-  }
-  ShapeRefiner refiner(graph.versions().producer(), nullptr);
-  Status inferred = refiner.InferShapes(graph, feeds);
-  json out = json::array();
-  std::vector<std::string> lines;
-  for (const NodeDef& node : graph.node()) {
-    std::vector<PartialTensorShape> shapes;
-    if (!refiner.OutputShapes(node.name(), &shapes).ok()) continue;
-    // After a failure, a node left without shapes is one inference did not
-    // finish (the failing node itself), not one without outputs.
-    if (!inferred.ok() && shapes.empty()) continue;
-    json js = json::array();
-    std::vector<std::string> texts;
-    for (const PartialTensorShape& shape : shapes) {
-      texts.push_back(ShapeText(shape));
-      if (shape.unknown_rank()) {
-        js.push_back(nullptr);
-      } else {
-        json dims = json::array();
-        for (int64_t d : shape.dim_sizes()) dims.push_back(d < 0 ? json(nullptr) : json(d));
-        js.push_back(dims);
+    GraphDef graph;
+    Status s = ReadGraphDefFromFile(graph_path_, &graph);
+    if (!s.ok()) {
+      return ReportError(StrCat("cannot read GraphDef '", graph_path_, "': ", s.message()));
+    }
+    ShapeRefiner refiner(graph.versions().producer(), nullptr);
+    Status inferred = refiner.InferShapes(graph, feeds);
+    json out = json::array();
+    std::vector<std::string> lines;
+    for (const NodeDef& node : graph.node()) {
+      std::vector<PartialTensorShape> shapes;
+      if (!refiner.OutputShapes(node.name(), &shapes).ok()) continue;
+      // After a failure, a node left without shapes is one inference did not
+      // finish (the failing node itself), not one without outputs.
+      if (!inferred.ok() && shapes.empty()) continue;
+      json js = json::array();
+      std::vector<std::string> texts;
+      for (const PartialTensorShape& shape : shapes) {
+        texts.push_back(ShapeText(shape));
+        if (shape.unknown_rank()) {
+          js.push_back(nullptr);
+        } else {
+          json dims = json::array();
+          for (int64_t d : shape.dim_sizes()) dims.push_back(d < 0 ? json(nullptr) : json(d));
+          js.push_back(dims);
+        }
       }
+      out.push_back({{"node", node.name()}, {"op", node.op()}, {"shapes", js}});
+      lines.push_back(node.name() + " (" + node.op() + "): " +
+                      (texts.empty() ? std::string("no outputs") : StrJoin(texts, ", ")));
     }
-    out.push_back({{"node", node.name()}, {"op", node.op()}, {"shapes", js}});
-    lines.push_back(node.name() + " (" + node.op() + "): " +
-                    (texts.empty() ? std::string("no outputs") : StrJoin(texts, ", ")));
+    if (json_) {
+      PrintJson(out);
+    } else {
+      for (const std::string& line : lines) std::cout << line << "\n";
+    }
+    if (!inferred.ok()) {
+      return ReportError(StrCat("shape inference failed: ", inferred.message()));
+    }
+    return kExitOk;
   }
-  if (args.Has("json")) {
-    PrintJson(out);
-  } else {
-    for (const std::string& line : lines) std::cout << line << "\n";
+
+ private:
+  std::string graph_path_;
+  std::vector<std::string> feed_shapes_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeRunCommand() { return std::make_unique<RunCommand>(); }
+std::unique_ptr<Command> MakeShapesCommand() { return std::make_unique<ShapesCommand>(); }
+
+std::string ShapeText(const PartialTensorShape& shape) {
+  if (shape.unknown_rank()) return "?";
+  std::string out = "[";
+  for (int i = 0; i < shape.dims(); ++i) {
+    if (i > 0) out += ",";
+    int64_t d = shape.dim_size(i);
+    out += d < 0 ? std::string("?") : std::to_string(d);
   }
-  if (!inferred.ok()) {
-    return ReportError(StrCat("shape inference failed: ", inferred.message()));
-  }
-  return kExitOk;
+  return out + "]";
 }
 
 }  // namespace cli
