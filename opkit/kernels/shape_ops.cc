@@ -154,7 +154,7 @@ class ExpandDimsOp : public OpKernel {
                 errors::InvalidArgument(
                     "'dim' must be a tensor with a single value, got shape ",
                     dim_t.shape().DebugString()));
-    int64_t dim;
+    int64_t dim = 0;
     OP_REQUIRES_OK(ctx, internal::ReadIndexScalar(dim_t, "dim",
                                                   /*allow_one_element=*/true, &dim));
     const int64_t rank = input.dims();
