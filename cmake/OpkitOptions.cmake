@@ -2,7 +2,7 @@
 # instructions, sanitizers.
 
 add_compile_options(-Wall -Wextra -Wno-unused-parameter -Wno-sign-compare)
-# A build prints no warnings: CI keeps it so with -Werror. (Eigen's false
+# A build should print no warnings; OPKIT_WERROR checks it. (Eigen's false
 # positives under GCC are silenced where Eigen is included: Note [Eigen
 # warnings] in opkit/core/eigen.h.)
 if(OPKIT_WERROR)
