@@ -22,12 +22,12 @@ Status NodeProperties::CreateFromNodeDef(
     std::shared_ptr<const NodeProperties>* props) {
   props->reset();
   AddDefaultsToNodeDef(op_def, &node_def);
-  OPKIT_RETURN_IF_ERROR(ValidateNodeDef(node_def, op_def));
-  DataTypeVector inputs;
-  DataTypeVector outputs;
-  OPKIT_RETURN_IF_ERROR(InOutTypesForNode(node_def, op_def, &inputs, &outputs));
-  *props = std::make_shared<const NodeProperties>(
-      op_def, std::move(node_def), std::move(inputs), std::move(outputs));
+  // One pass validates the attrs and gives the types and argument ranges
+  // (Note [Validate once] in node_def_util.h).
+  NodeSignature signature;
+  OPKIT_RETURN_IF_ERROR(ValidateNodeDef(node_def, op_def, &signature));
+  *props = std::make_shared<const NodeProperties>(op_def, std::move(node_def),
+                                                  std::move(signature));
   return OkStatus();
 }
 

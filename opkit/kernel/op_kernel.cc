@@ -30,14 +30,22 @@ OpKernel::OpKernel(OpKernelConstruction* context)
   for (int i = 0; i < kInlineTypes && i < num_outputs_; ++i) {
     inline_output_types_[i] = props_->output_types[i];
   }
-  NameRangeMap inputs;
-  NameRangeMap outputs;
-  Status s = NameRangesForNode(AttrSlice(props_->node_def), props_->op_def,
-                               &inputs, &outputs);
-  if (!s.ok()) {
-    context->SetStatus(s);
-    return;
+  // Properties from CreateFromNodeDef carry the ranges (Note [Validate
+  // once] in node_def_util.h); only hand-built ones need the attrs read.
+  NameRangeMap computed_inputs;
+  NameRangeMap computed_outputs;
+  if (!props_->has_arg_ranges) {
+    Status s = NameRangesForNode(AttrSlice(props_->node_def), props_->op_def,
+                                 &computed_inputs, &computed_outputs);
+    if (!s.ok()) {
+      context->SetStatus(s);
+      return;
+    }
   }
+  const NameRangeMap& inputs =
+      props_->has_arg_ranges ? props_->input_ranges : computed_inputs;
+  const NameRangeMap& outputs =
+      props_->has_arg_ranges ? props_->output_ranges : computed_outputs;
   // The ranges must agree with the types, or the context would index past
   // the inputs it was given.
   auto add = [&](const auto& args, const NameRangeMap& ranges, int count,
@@ -58,8 +66,8 @@ OpKernel::OpKernel(OpKernelConstruction* context)
     }
     return OkStatus();
   };
-  s = add(props_->op_def.input_arg(), inputs, num_inputs(), &input_ranges_,
-          "input");
+  Status s = add(props_->op_def.input_arg(), inputs, num_inputs(),
+                 &input_ranges_, "input");
   if (s.ok()) {
     s = add(props_->op_def.output_arg(), outputs, num_outputs(),
             &output_ranges_, "output");

@@ -53,6 +53,7 @@ using ::testing::HasSubstr;
 using kernel_test::AddFloatKernel;
 using kernel_test::AttrKernel;
 using kernel_test::ComputeFn;
+using kernel_test::FnKernel;
 using kernel_test::g_compute;
 using kernel_test::Make;
 using kernel_test::OpKernelTest;
@@ -296,6 +297,78 @@ TEST_F(OpKernelTest, CreateOpKernelErrors) {
   EXPECT_THAT(CreateOpKernel(throwing, DeviceType(DEVICE_CPU), nullptr,
                              nullptr, props, 0, &kernel),
               StatusIs(error::INTERNAL, HasSubstr("boom")));
+}
+
+TEST_F(OpKernelTest, NodePropertiesCarryTheArgumentRanges) {
+  std::shared_ptr<const NodeProperties> props;
+  ASSERT_THAT(NodeProperties::CreateFromNodeDef(
+                  FnNode(2, DT_INT32, {DT_FLOAT, DT_BOOL}), ops_, &props),
+              IsOk());
+  EXPECT_TRUE(props->has_arg_ranges);
+  EXPECT_EQ(props->input_ranges,
+            NameRangeMap({{"a", {0, 2}}, {"b", {2, 4}}, {"c", {4, 5}}}));
+  EXPECT_EQ(props->output_ranges,
+            NameRangeMap({{"out", {0, 2}}, {"single", {2, 3}}}));
+}
+
+// Note [Validate once]: a kernel takes its argument ranges from validated
+// properties and does not read the attrs for them again.
+TEST_F(OpKernelTest, KernelTakesItsRangesFromValidatedProperties) {
+  NodeDef node = FnNode(2, DT_INT32, {DT_FLOAT});
+  const OpRegistrationData* data = nullptr;
+  ASSERT_THAT(ops_.LookUp("Fn", &data), IsOk());
+  AddDefaultsToNodeDef(data->op_def, &node);
+  NodeSignature signature;
+  ASSERT_THAT(ValidateNodeDef(node, data->op_def, &signature), IsOk());
+  // Without N and L the attrs could not give the ranges any more.
+  node.mutable_attr()->erase("N");
+  node.mutable_attr()->erase("L");
+  auto props = std::make_shared<const NodeProperties>(data->op_def, node,
+                                                      std::move(signature));
+  KernelSelection selection;
+  selection.factory = &Make<FnKernel>;
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
+                             nullptr, props, 0, &kernel),
+              IsOk());
+  int start = -1, stop = -1;
+  ASSERT_THAT(kernel->InputRange("b", &start, &stop), IsOk());
+  EXPECT_EQ(start, 2);
+  EXPECT_EQ(stop, 3);
+  ASSERT_THAT(kernel->OutputRange("out", &start, &stop), IsOk());
+  EXPECT_EQ(start, 0);
+  EXPECT_EQ(stop, 2);
+}
+
+// Properties built with TensorFlow's constructor carry no ranges; the kernel
+// works them out from the attrs.
+TEST_F(OpKernelTest, KernelComputesRangesForHandBuiltProperties) {
+  NodeDef node = FnNode(2, DT_INT32, {DT_FLOAT});
+  const OpRegistrationData* data = nullptr;
+  ASSERT_THAT(ops_.LookUp("Fn", &data), IsOk());
+  AddDefaultsToNodeDef(data->op_def, &node);
+  auto props = std::make_shared<const NodeProperties>(
+      data->op_def, node, DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT, DT_FLOAT},
+      DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT});
+  EXPECT_FALSE(props->has_arg_ranges);
+  KernelSelection selection;
+  selection.factory = &Make<FnKernel>;
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
+                             nullptr, props, 0, &kernel),
+              IsOk());
+  int start = -1, stop = -1;
+  ASSERT_THAT(kernel->InputRange("b", &start, &stop), IsOk());
+  EXPECT_EQ(start, 2);
+  EXPECT_EQ(stop, 3);
+
+  // Attrs that give no ranges are the construction's error, not a crash.
+  node.mutable_attr()->erase("N");
+  auto bad = std::make_shared<const NodeProperties>(
+      data->op_def, node, DataTypeVector{}, DataTypeVector{});
+  EXPECT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
+                             nullptr, bad, 0, &kernel),
+              StatusIs(error::NOT_FOUND, HasSubstr("No attr named 'N'")));
 }
 
 TEST_F(OpKernelTest, KernelHoldsLibraryOwner) {

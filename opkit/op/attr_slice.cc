@@ -1,5 +1,7 @@
 // AttrSlice: a read-only view of a node's (or a map's) attrs, optionally
-// layered over a second map. Declared in node_def_util.h.
+// layered over a second map.
+#include "opkit/op/attr_slice.h"
+
 #include <string>
 #include <string_view>
 

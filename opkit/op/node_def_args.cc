@@ -140,10 +140,18 @@ Status AddArgToSig(const AttrSlice& attrs, const OpDef& op_def, const OpDef::Arg
 namespace internal {
 
 Status ArgTypes(const AttrSlice& attrs, const OpDef& op_def, bool is_input,
-                DataTypeVector* types) {
+                DataTypeVector* types, NameRangeMap* ranges) {
+  if (ranges != nullptr) ranges->clear();
+  // AddArgToSig caps the total at kMaxArgsPerNode, so the ints cannot wrap.
+  const size_t base = types->size();
   const auto& args = is_input ? op_def.input_arg() : op_def.output_arg();
   for (const OpDef::ArgDef& arg : args) {
+    const size_t start = types->size() - base;
     OPKIT_RETURN_IF_ERROR(AddArgToSig(attrs, op_def, arg, is_input, types));
+    if (ranges != nullptr) {
+      (*ranges)[arg.name()] = {static_cast<int>(start),
+                               static_cast<int>(types->size() - base)};
+    }
   }
   return OkStatus();
 }

@@ -21,6 +21,7 @@
 namespace opkit {
 namespace {
 
+using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
@@ -370,6 +371,95 @@ TEST(NameRangesForNodeTest, TypeListAndDefaults) {
   bad.clear_attr();
   EXPECT_THAT(NameRangesForNode(bad, op, &inputs, &outputs),
               StatusIs(error::NOT_FOUND, HasSubstr("No attr named 'T1'")));
+}
+
+// ---------------------------------------------------------------------------
+// ValidateNodeDef's signature (Note [Validate once])
+
+// The types and ranges ValidateNodeDef gives are InOutTypesForNode's and
+// NameRangesForNode's for the same node.
+void ExpectSignatureMatches(const NodeDef& node, const OpDef& op) {
+  NodeSignature sig;
+  ASSERT_THAT(ValidateNodeDef(node, op, &sig), IsOk()) << SummarizeNodeDef(node);
+  DataTypeVector inputs, outputs;
+  ASSERT_THAT(InOutTypesForNode(node, op, &inputs, &outputs), IsOk());
+  NameRangeMap input_ranges, output_ranges;
+  ASSERT_THAT(NameRangesForNode(node, op, &input_ranges, &output_ranges), IsOk());
+  EXPECT_EQ(sig.input_types, inputs) << SummarizeNodeDef(node);
+  EXPECT_EQ(sig.output_types, outputs) << SummarizeNodeDef(node);
+  EXPECT_EQ(sig.input_ranges, input_ranges) << SummarizeNodeDef(node);
+  EXPECT_EQ(sig.output_ranges, output_ranges) << SummarizeNodeDef(node);
+}
+
+TEST(ValidateNodeDefSignatureTest, IsWhatTheTypeAndRangeFunctionsGive) {
+  const OpDef nrepeats = ToOpDef(kNRepeatsOp);
+  const NodeDef nr = ToNodeDef(R"pb(
+    name: "nr" op: "NRepeats" input: [ "a", "a:1", "b", "b:1", "^ctl" ]
+    attr { key: "N" value { i: 2 } }
+    attr { key: "M" value { i: 3 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb");
+  ExpectSignatureMatches(nr, nrepeats);
+  NodeSignature sig;
+  ASSERT_THAT(ValidateNodeDef(nr, nrepeats, &sig), IsOk());
+  EXPECT_THAT(sig.input_types, ElementsAre(DT_INT32, DT_INT32, DT_FLOAT, DT_FLOAT));
+  EXPECT_EQ(sig.input_ranges, NameRangeMap({{"a", {0, 2}}, {"b", {2, 4}}}));
+  EXPECT_EQ(sig.output_ranges, NameRangeMap({{"c", {0, 1}}, {"d", {1, 3}}, {"e", {3, 6}}}));
+
+  // N == 0: empty ranges, still present.
+  NodeDef none = ToNodeDef(R"pb(
+    name: "nr0" op: "NRepeats"
+    attr { key: "N" value { i: 0 } }
+    attr { key: "M" value { i: 0 } }
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb");
+  ExpectSignatureMatches(none, nrepeats);
+
+  // list(type) arguments, one attr from its default.
+  const OpDef type_list = ToOpDef(R"pb(
+    name: "TypeList"
+    input_arg { name: "a" type_list_attr: "T1" }
+    output_arg { name: "b" type_list_attr: "T2" }
+    attr { name: "T1" type: "list(type)" }
+    attr { name: "T2" type: "list(type)" default_value { list { type: [ DT_INT32, DT_BOOL ] } } }
+  )pb");
+  ExpectSignatureMatches(ToNodeDef(R"pb(
+                           name: "tl" op: "TypeList" input: [ "x", "y", "z" ]
+                           attr { key: "T1" value { list { type: [ DT_BOOL, DT_FLOAT, DT_HALF ] } } }
+                         )pb"),
+                         type_list);
+
+  // Ref arguments.
+  ExpectSignatureMatches(ToNodeDef(R"pb(
+                           name: "assign" op: "Assign" input: [ "v", "x" ]
+                           attr { key: "T" value { type: DT_FLOAT } }
+                         )pb"),
+                         ToOpDef(kRefOp));
+}
+
+TEST(ValidateNodeDefSignatureTest, ErrorsAreValidateNodeDefs) {
+  const OpDef op = ToOpDef(kNRepeatsOp);
+  for (const char* text : {
+           // N missing.
+           R"pb(name: "nr" op: "NRepeats" input: [ "a" ]
+                attr { key: "M" value { i: 1 } }
+                attr { key: "T" value { type: DT_FLOAT } })pb",
+           // One input too few for N = 1.
+           R"pb(name: "nr" op: "NRepeats" input: [ "a" ]
+                attr { key: "N" value { i: 1 } }
+                attr { key: "M" value { i: 1 } }
+                attr { key: "T" value { type: DT_FLOAT } })pb",
+           // A negative count.
+           R"pb(name: "nr" op: "NRepeats"
+                attr { key: "N" value { i: -1 } }
+                attr { key: "M" value { i: 1 } }
+                attr { key: "T" value { type: DT_FLOAT } })pb"}) {
+    const NodeDef node = ToNodeDef(text);
+    const Status plain = ValidateNodeDef(node, op);
+    NodeSignature sig;
+    EXPECT_FALSE(plain.ok()) << text;
+    EXPECT_EQ(ValidateNodeDef(node, op, &sig), plain) << text;
+  }
 }
 
 }  // namespace

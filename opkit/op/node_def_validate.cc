@@ -32,6 +32,11 @@ void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node_def) {
 // ValidateNodeDef
 
 Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def) {
+  return ValidateNodeDef(node_def, op_def, nullptr);
+}
+
+Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def,
+                       NodeSignature* signature) {
   if (node_def.op() != op_def.name()) {
     return errors::InvalidArgument("NodeDef op '", node_def.op(), "' does not match ",
                                    SummarizeOpDef(op_def),
@@ -108,12 +113,20 @@ Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def) {
         missing.size() == 1 ? "it" : "them", " in the NodeDef");
   }
 
-  // Validate the number of inputs against what the attrs imply.
+  // Validate the number of inputs against what the attrs imply; the types
+  // and ranges worked out for that are the caller's (Note [Validate once]).
   const AttrSlice attrs(node_def);
-  DataTypeVector inputs;
-  OPKIT_RETURN_IF_ERROR(NameNode(attrs, ArgTypes(attrs, op_def, true, &inputs)));
-  DataTypeVector outputs;
-  OPKIT_RETURN_IF_ERROR(NameNode(attrs, ArgTypes(attrs, op_def, false, &outputs)));
+  NodeSignature local;
+  NodeSignature* sig = signature != nullptr ? signature : &local;
+  sig->input_types.clear();
+  sig->output_types.clear();
+  NameRangeMap* input_ranges = signature != nullptr ? &sig->input_ranges : nullptr;
+  NameRangeMap* output_ranges = signature != nullptr ? &sig->output_ranges : nullptr;
+  const DataTypeVector& inputs = sig->input_types;
+  OPKIT_RETURN_IF_ERROR(
+      NameNode(attrs, ArgTypes(attrs, op_def, true, &sig->input_types, input_ranges)));
+  OPKIT_RETURN_IF_ERROR(
+      NameNode(attrs, ArgTypes(attrs, op_def, false, &sig->output_types, output_ranges)));
   if (num_inputs != static_cast<int64>(inputs.size())) {
     return errors::InvalidArgument(
         "NodeDef expected inputs '", DataTypeSliceString(inputs), "' do not match ",

@@ -45,8 +45,10 @@ Status CheckTypeListAttr(const AttrValue& v, std::string_view name);
 
 // Appends the types of op_def's inputs (`is_input`) or outputs for a node
 // with `attrs` to *types (InputTypesForNode's rules, without the node name).
+// With `ranges`, also sets it (cleared first) to each argument's index range
+// among the types this call appends (NameRangesForNode's result).
 Status ArgTypes(const AttrSlice& attrs, const OpDef& op_def, bool is_input,
-                DataTypeVector* types);
+                DataTypeVector* types, NameRangeMap* ranges = nullptr);
 
 // The attrs of `attrs` sorted by name.
 std::vector<const AttrValueMap::value_type*> SortedAttrs(const AttrSlice& attrs);
