@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -311,63 +312,66 @@ TEST_F(OpKernelTest, NodePropertiesCarryTheArgumentRanges) {
             NameRangeMap({{"out", {0, 2}}, {"single", {2, 3}}}));
 }
 
-// Note [Validate once]: a kernel takes its argument ranges from validated
-// properties and does not read the attrs for them again.
-TEST_F(OpKernelTest, KernelTakesItsRangesFromValidatedProperties) {
-  NodeDef node = FnNode(2, DT_INT32, {DT_FLOAT});
-  const OpRegistrationData* data = nullptr;
-  ASSERT_THAT(ops_.LookUp("Fn", &data), IsOk());
-  AddDefaultsToNodeDef(data->op_def, &node);
+// Kernels built straight from NodeProperties (Note [Validate once]): an Fn
+// node with N = 2 (inputs a: 0-2, b: 2-3, c: 3-4; outputs out: 0-2).
+class NodePropertiesKernelTest : public OpKernelTest {
+ protected:
+  void SetUp() override {
+    OpKernelTest::SetUp();
+    ASSERT_THAT(ops_.LookUp("Fn", &fn_), IsOk());
+    node_ = FnNode(2, DT_INT32, {DT_FLOAT});
+    AddDefaultsToNodeDef(fn_->op_def, &node_);
+  }
+  Status CreateFn(std::shared_ptr<const NodeProperties> props) {
+    KernelSelection selection;
+    selection.factory = &Make<FnKernel>;
+    return CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr, nullptr,
+                          std::move(props), 0, &kernel_);
+  }
+  // The index range of input `name`.
+  std::pair<int, int> InputRange(const char* name) {
+    int start = -1, stop = -1;
+    EXPECT_THAT(kernel_->InputRange(name, &start, &stop), IsOk());
+    return {start, stop};
+  }
+
+  const OpRegistrationData* fn_ = nullptr;
+  NodeDef node_;
+  std::unique_ptr<OpKernel> kernel_;
+};
+
+// A kernel takes its argument ranges from validated properties and does not
+// read the attrs for them again.
+TEST_F(NodePropertiesKernelTest, RangesComeFromValidatedProperties) {
   NodeSignature signature;
-  ASSERT_THAT(ValidateNodeDef(node, data->op_def, &signature), IsOk());
+  ASSERT_THAT(ValidateNodeDef(node_, fn_->op_def, &signature), IsOk());
   // Without N and L the attrs could not give the ranges any more.
-  node.mutable_attr()->erase("N");
-  node.mutable_attr()->erase("L");
-  auto props = std::make_shared<const NodeProperties>(data->op_def, node,
-                                                      std::move(signature));
-  KernelSelection selection;
-  selection.factory = &Make<FnKernel>;
-  std::unique_ptr<OpKernel> kernel;
-  ASSERT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
-                             nullptr, props, 0, &kernel),
+  node_.mutable_attr()->erase("N");
+  node_.mutable_attr()->erase("L");
+  ASSERT_THAT(CreateFn(std::make_shared<const NodeProperties>(
+                  fn_->op_def, node_, std::move(signature))),
               IsOk());
+  EXPECT_EQ(InputRange("b"), std::make_pair(2, 3));
   int start = -1, stop = -1;
-  ASSERT_THAT(kernel->InputRange("b", &start, &stop), IsOk());
-  EXPECT_EQ(start, 2);
-  EXPECT_EQ(stop, 3);
-  ASSERT_THAT(kernel->OutputRange("out", &start, &stop), IsOk());
+  ASSERT_THAT(kernel_->OutputRange("out", &start, &stop), IsOk());
   EXPECT_EQ(start, 0);
   EXPECT_EQ(stop, 2);
 }
 
 // Properties built with TensorFlow's constructor carry no ranges; the kernel
 // works them out from the attrs.
-TEST_F(OpKernelTest, KernelComputesRangesForHandBuiltProperties) {
-  NodeDef node = FnNode(2, DT_INT32, {DT_FLOAT});
-  const OpRegistrationData* data = nullptr;
-  ASSERT_THAT(ops_.LookUp("Fn", &data), IsOk());
-  AddDefaultsToNodeDef(data->op_def, &node);
+TEST_F(NodePropertiesKernelTest, HandBuiltPropertiesGetRangesFromTheAttrs) {
   auto props = std::make_shared<const NodeProperties>(
-      data->op_def, node, DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT, DT_FLOAT},
+      fn_->op_def, node_, DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT, DT_FLOAT},
       DataTypeVector{DT_INT32, DT_INT32, DT_FLOAT});
   EXPECT_FALSE(props->has_arg_ranges);
-  KernelSelection selection;
-  selection.factory = &Make<FnKernel>;
-  std::unique_ptr<OpKernel> kernel;
-  ASSERT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
-                             nullptr, props, 0, &kernel),
-              IsOk());
-  int start = -1, stop = -1;
-  ASSERT_THAT(kernel->InputRange("b", &start, &stop), IsOk());
-  EXPECT_EQ(start, 2);
-  EXPECT_EQ(stop, 3);
+  ASSERT_THAT(CreateFn(props), IsOk());
+  EXPECT_EQ(InputRange("b"), std::make_pair(2, 3));
 
   // Attrs that give no ranges are the construction's error, not a crash.
-  node.mutable_attr()->erase("N");
-  auto bad = std::make_shared<const NodeProperties>(
-      data->op_def, node, DataTypeVector{}, DataTypeVector{});
-  EXPECT_THAT(CreateOpKernel(selection, DeviceType(DEVICE_CPU), nullptr,
-                             nullptr, bad, 0, &kernel),
+  node_.mutable_attr()->erase("N");
+  EXPECT_THAT(CreateFn(std::make_shared<const NodeProperties>(
+                  fn_->op_def, node_, DataTypeVector{}, DataTypeVector{})),
               StatusIs(error::NOT_FOUND, HasSubstr("No attr named 'N'")));
 }
 
