@@ -50,15 +50,27 @@ using DataTypeSlice = DataTypeVector;
 // applied, and the types of its inputs and outputs. Shared by a kernel and
 // whoever built it. Immutable once built, so thread-safe.
 struct OPKIT_EXPORT NodeProperties {
+  // TensorFlow's constructor: the caller vouches for the node and its types;
+  // the argument ranges are left for OpKernel to compute.
   NodeProperties(OpDef op_def, NodeDef node_def, DataTypeVector input_types,
                  DataTypeVector output_types)
       : op_def(std::move(op_def)),
         node_def(std::move(node_def)),
         input_types(std::move(input_types)),
         output_types(std::move(output_types)) {}
+  // A node ValidateNodeDef accepted, with what it worked out on the way.
+  NodeProperties(OpDef op_def, NodeDef node_def, NodeSignature signature)
+      : op_def(std::move(op_def)),
+        node_def(std::move(node_def)),
+        input_types(std::move(signature.input_types)),
+        output_types(std::move(signature.output_types)),
+        input_ranges(std::move(signature.input_ranges)),
+        output_ranges(std::move(signature.output_ranges)),
+        has_arg_ranges(true) {}
 
   // Looks the op of `node_def` up in `op_registry`, adds its defaults,
-  // validates the node (ValidateNodeDef) and computes its types. The errors
+  // validates the node (ValidateNodeDef), keeping the types and argument
+  // ranges that validation works out (has_arg_ranges). The errors
   // are those of the lookup and of node_def_util.h, naming the node.
   static Status CreateFromNodeDef(NodeDef node_def,
                                   const OpRegistryInterface& op_registry,
@@ -71,6 +83,12 @@ struct OPKIT_EXPORT NodeProperties {
   NodeDef node_def;
   DataTypeVector input_types;
   DataTypeVector output_types;
+  // The index range of each input and output argument (NameRangesForNode),
+  // when has_arg_ranges: CreateFromNodeDef takes them from the validation
+  // pass that also gave the types (Note [Validate once] in node_def_util.h).
+  NameRangeMap input_ranges;
+  NameRangeMap output_ranges;
+  bool has_arg_ranges = false;
 };
 
 class OPKIT_EXPORT OpKernelConstruction {

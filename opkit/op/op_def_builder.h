@@ -19,7 +19,7 @@
 //   Trouble parsing '<name>:' from Attr("9:string") for Op Test
 // Nothing a caller passes can make it abort.
 //
-// Grammar (see also opkit/op/op_def_builder.cc):
+// Grammar (see also opkit/op/op_spec_parse.cc):
 //   Attr:   <name>: <type> [>= <int>] [= <default in text-proto syntax>]
 //           <type> is string|int|float|bool|type|shape|tensor|func,
 //           list(<type>), a set of types {float, int32, numbertype}, a set of

@@ -485,6 +485,16 @@ class OPKIT_EXPORT InferenceContext {
   // Shared construction after inputs_ is filled.
   void PreInputInit(const OpDef& op_def, const std::vector<const Tensor*>& input_tensors);
   void PostInputInit(std::vector<std::unique_ptr<std::vector<ShapeAndType>>> handle_data);
+  // The construction shared by the constructors taking PartialTensorShapes
+  // or TensorShapeProtos (ShapeValue): converts them to handles, recording
+  // the first invalid one in construction_status_.
+  template <typename ShapeValue>
+  void InitFromShapeValues(
+      const OpDef& op_def, const std::vector<const Tensor*>& input_tensors,
+      const std::vector<ShapeValue>& input_shapes,
+      const std::vector<ShapeValue>& input_tensors_as_shapes,
+      const std::vector<std::unique_ptr<std::vector<std::pair<ShapeValue, DataType>>>>&
+          input_handle_shapes_and_types);
   Status InternalMakeShapeFromTensor(bool treat_unknown_scalar_tensor_as_unknown_shape,
                                      const Tensor* t, ShapeHandle tensor_shape,
                                      ShapeHandle* out);

@@ -1,0 +1,30 @@
+// What tensor.cc and tensor_proto.cc share about a dtype's storage: the
+// bytes an element takes in a tensor buffer, and the error for a dtype that
+// has none. Not part of the API.
+#ifndef OPKIT_TENSOR_INTERNAL_TENSOR_STORAGE_H_
+#define OPKIT_TENSOR_INTERNAL_TENSOR_STORAGE_H_
+
+#include <cstddef>
+
+#include "opkit/core/status.h"
+#include "opkit/tensor/numeric_types.h"
+#include "opkit/tensor/types.h"
+
+namespace opkit {
+namespace internal {
+
+// Bytes per element in a tensor buffer; 0 when `dtype` has no storage here.
+inline size_t ElementSize(DataType dtype) {
+  if (dtype == DT_STRING) return sizeof(tstring);
+  return static_cast<size_t>(DataTypeSize(dtype));
+}
+
+inline bool HasStorage(DataType dtype) { return ElementSize(dtype) > 0; }
+// InvalidArgument saying why no tensor of `dtype` can be allocated
+// (HasStorage(dtype) is false).
+Status UnsupportedDtype(DataType dtype);
+
+}  // namespace internal
+}  // namespace opkit
+
+#endif  // OPKIT_TENSOR_INTERNAL_TENSOR_STORAGE_H_
