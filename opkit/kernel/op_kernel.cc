@@ -12,6 +12,7 @@
 #include "opkit/core/threadpool.h"
 #include "opkit/tensor/allocator.h"
 #include "opkit/device/device.h"
+#include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
 
