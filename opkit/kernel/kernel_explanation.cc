@@ -3,6 +3,8 @@
 // selection on it.
 #include "opkit/kernel/internal/kernel_explanation.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_def_util.h"
+#include "opkit/tensor/types.h"
 
 namespace opkit {
 namespace internal {
@@ -65,6 +68,27 @@ std::string ConstraintMismatch(const CompiledConstraint& c, const NodeDef& node,
                 ", not in ", allowed);
 }
 
+// The values of each attr that both kernels constrain that both allow, for
+// the ambiguity message: "T in {float, double}", or "any attrs".
+std::string OverlapSummary(const KernelDef& a, const KernelDef& b) {
+  std::string out;
+  for (const auto& ca : a.constraint()) {
+    for (const auto& cb : b.constraint()) {
+      if (ca.name() != cb.name()) continue;
+      std::vector<std::string> common;
+      for (int t : ca.allowed_values().list().type()) {
+        const auto& other = cb.allowed_values().list().type();
+        if (std::find(other.begin(), other.end(), t) != other.end()) {
+          common.push_back(DataTypeString(static_cast<DataType>(t)));
+        }
+      }
+      if (common.empty()) continue;
+      out += StrCat(out.empty() ? "" : ", ", ca.name(), " in {",
+                    StrJoin(common, ", "), "}");
+    }
+  }
+  return out.empty() ? "any attrs" : out;
+}
 
 }  // namespace
 
@@ -131,6 +155,23 @@ Status AmbiguityError(const NodeDef& node, const Record& a, const Record& b) {
       ". To resolve this, give one of them a higher priority "
       "(KernelDefBuilder::Priority()) or unregister one "
       "(KernelRegistry::Unregister()).");
+}
+
+Status AmbiguousRegistrationError(const Record& k, const Record& rival) {
+  return errors::InvalidArgument(
+      "Kernel ", NameOf(k),
+      " would make kernel selection ambiguous. Multiple OpKernel "
+      "registrations match NodeDef-s of op '", k.op(), "' on device '",
+      k.device(), "' with ", OverlapSummary(k.reg.def, rival.reg.def),
+      ": it and ", NameOf(rival), " both have label '", k.label(),
+      "' and priority ", k.priority(),
+      ". To replace the registered kernel, give the new one a higher "
+      "priority (.Priority(", static_cast<int64_t>(k.priority()) + 1,
+      ") in its REGISTER_KERNEL_BUILDER, or a ScopedKernelOverride); or "
+      "unregister the registered one first (KernelRegistry::Unregister("
+      "KernelFilter().Op(\"", k.op(), "\").Device(\"", k.device(),
+      "\"))) and register the new one again (for a library: load it "
+      "again); or give one of them a distinct Label().");
 }
 
 Status NoKernelError(const NodeDef& node, const std::string& device,

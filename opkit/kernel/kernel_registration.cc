@@ -5,27 +5,17 @@
 #include <utility>
 #include <vector>
 
-#include "opkit/core/mutex.h"
+#include "opkit/core/registration_batch.h"
 
 namespace opkit {
 namespace {
 
-struct PendingList {
-  mutex mu;
-  std::vector<PendingKernelRegistration> items OPKIT_GUARDED_BY(mu);
-};
-
-PendingList& Pending() {
-  // Never destroyed: static initializers of other libraries may append to it
-  // at any time, and it must outlive every static destructor.
-  static PendingList* const list = new PendingList;
+// The list REGISTER_KERNEL_BUILDER appends to. Never destroyed: static
+// initializers of other libraries may append to it at any time, and it must
+// outlive every static destructor.
+PendingRegistrations<PendingKernelRegistration>& PendingKernels() {
+  static auto* const list = new PendingRegistrations<PendingKernelRegistration>;
   return *list;
-}
-
-void AppendPending(PendingKernelRegistration p) {
-  PendingList& list = Pending();
-  mutex_lock lock(list.mu);
-  list.items.push_back(std::move(p));
 }
 
 }  // namespace
@@ -41,7 +31,7 @@ void AddPendingKernelRegistration(const KernelDefBuilder& builder,
   p.registration.kernel_class_name = std::move(kernel_class_name);
   p.registration.factory = factory;
   p.registration.origin = std::move(origin);
-  AppendPending(std::move(p));
+  PendingKernels().Add(std::move(p));
 }
 
 void AddPendingKernelRegistration(KernelDef def, std::string kernel_class_name,
@@ -52,23 +42,15 @@ void AddPendingKernelRegistration(KernelDef def, std::string kernel_class_name,
   p.registration.kernel_class_name = std::move(kernel_class_name);
   p.registration.factory = factory;
   p.registration.origin = std::move(origin);
-  AppendPending(std::move(p));
+  PendingKernels().Add(std::move(p));
 }
 
 }  // namespace internal
 
 std::vector<PendingKernelRegistration> TakePendingKernelRegistrations() {
-  PendingList& list = Pending();
-  mutex_lock lock(list.mu);
-  std::vector<PendingKernelRegistration> out;
-  out.swap(list.items);
-  return out;
+  return PendingKernels().TakeAll();
 }
 
-size_t NumPendingKernelRegistrations() {
-  PendingList& list = Pending();
-  mutex_lock lock(list.mu);
-  return list.items.size();
-}
+size_t NumPendingKernelRegistrations() { return PendingKernels().size(); }
 
 }  // namespace opkit

@@ -13,13 +13,16 @@
 //
 // Note [Pending kernel registrations]
 // As for ops (Note [Pending op registrations] in op.h), registration happens
-// in two phases. REGISTER_KERNEL_BUILDER defines one static
+// in two phases, through the mechanism of Note [Registration batches]
+// (core/registration_batch.h). REGISTER_KERNEL_BUILDER defines one static
 // object whose initializer calls internal::AddPendingKernelRegistration(),
 // which only appends to a process-wide pending list; with selective
 // registration, kernels whose class fails SHOULD_REGISTER_OP_KERNEL("Class")
 // (selective_registration.h) are not even recorded. Committing that list
-// (KernelRegistry::CommitPending) checks every registration
-// against the op registry and lands them all or none. The first use of
+// (KernelRegistry::CommitPending, or CommitBatch for a batch a handle can
+// remove again) checks every registration against the op registry and lands
+// them all or none, refusing one that would make selection ambiguous (Note
+// [Kernel ambiguity] in kernel_registry.h). The first use of
 // KernelRegistry::Global() commits what code linked into the program
 // registered, skipping (and logging with LOG(ERROR)) the invalid ones; the
 // library loader commits a library's kernels as one batch right after

@@ -25,20 +25,30 @@ using internal::Record;
 using internal::RecordList;
 using internal::Snapshot;
 
-void KernelRegistry::Impl::Publish(std::atomic<uint64_t>* generation) {
-  RecordList active;
-  for (const auto& rec : records) {
-    if (rec->state == Record::State::kActive) active.push_back(rec.get());
-  }
+std::unique_ptr<const Snapshot> KernelRegistry::Impl::BuildIndex(
+    RecordList active) {
   std::unique_ptr<const Snapshot> next = internal::BuildSnapshot(
       std::move(active), {by_key_size_hint, by_op_size_hint});
   by_key_size_hint = next->by_key.size();
   by_op_size_hint = next->by_op.size();
+  return next;
+}
+
+void KernelRegistry::Impl::Install(std::unique_ptr<const Snapshot> next,
+                                   std::atomic<uint64_t>* generation) {
   std::unique_ptr<const Snapshot> old = index.Swap(std::move(next));
   // After the swap: a lookup that reads the new generation also sees the
   // new index (Note [Kernel registry concurrency]).
   generation->fetch_add(1, std::memory_order_acq_rel);
   index.Retire(std::move(old));
+}
+
+void KernelRegistry::Impl::Publish(std::atomic<uint64_t>* generation) {
+  RecordList active;
+  for (const auto& rec : records) {
+    if (rec->state == Record::State::kActive) active.push_back(rec.get());
+  }
+  Install(BuildIndex(std::move(active)), generation);
 }
 
 // ---------------------------------------------------------------------------
@@ -180,6 +190,19 @@ Status KernelRegistry::CommitPending(const std::string& library,
   return CommitPending(TakePendingKernelRegistrations(), library, id);
 }
 
+StatusOr<RegistrationHandle> KernelRegistry::CommitBatch(
+    std::vector<PendingKernelRegistration> pending,
+    const std::string& library) {
+  KernelBatchId id = 0;
+  OPKIT_RETURN_IF_ERROR(CommitPending(std::move(pending), library, &id));
+  if (id == 0) return RegistrationHandle();  // Nothing was registered.
+  return RegistrationHandle([this, id] {
+    // Already gone (RemoveLibrary, RemoveBatch) is fine.
+    Status s = RemoveBatch(id);
+    return errors::IsNotFound(s) ? OkStatus() : s;
+  });
+}
+
 Status KernelRegistry::CommitForGlobal(
     std::vector<PendingKernelRegistration> pending) {
   static const std::string* const kLinkedIn = new std::string();
@@ -205,6 +228,22 @@ KernelRegistration& RegistrationOf(PendingKernelRegistration& p) {
 }
 Status BuildStatusOf(const KernelRegistration&) { return OkStatus(); }
 Status BuildStatusOf(const PendingKernelRegistration& p) { return p.build_status; }
+
+// An active kernel of `index` registered before `k` (a smaller seq) that
+// some node could select as well as `k`: same op, device, label and
+// priority, overlapping constraints. Null when there is none.
+const Record* TiesWithEarlier(const Snapshot& index, const Record& k) {
+  const Bucket* bucket = index.by_key.Find(k.op(), k.device());
+  if (bucket == nullptr) return nullptr;
+  for (const Record* p : bucket->kernels) {
+    if (p->seq >= k.seq || p->state != Record::State::kActive ||
+        p->priority() != k.priority() || p->label() != k.label()) {
+      continue;
+    }
+    if (internal::Overlap(k, *p)) return p;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -255,17 +294,51 @@ Status KernelRegistry::Impl::AddLocked(KernelRegistry* self,
         internal::RaiseToOutrank(current(), fresh.front().get()));
   }
 
+  // Index the registry with the new records, and apply Note [Kernel
+  // ambiguity] to them in order: a new kernel that ties with one registered
+  // before it (or earlier in the batch) is rejected.
+  uint64_t seq = records.size();
+  RecordList active = current().all;
+  for (auto& rec : fresh) {
+    rec->seq = seq++;
+    active.push_back(rec.get());
+  }
+  std::unique_ptr<const Snapshot> next = BuildIndex(active);
+  bool any_skipped = false;
+  for (auto& rec : fresh) {
+    const Record* rival = TiesWithEarlier(*next, *rec);
+    if (rival == nullptr) continue;
+    Status s = internal::AmbiguousRegistrationError(*rec, *rival);
+    if (all_or_nothing) return s;
+    LOG(ERROR) << "Skipping kernel registration: " << s;
+    // Not active: later records of the batch are not compared with it.
+    rec->state = Record::State::kRemoved;
+    any_skipped = true;
+  }
+  if (any_skipped) {
+    fresh.erase(std::remove_if(fresh.begin(), fresh.end(),
+                               [](const std::unique_ptr<Record>& rec) {
+                                 return rec->state != Record::State::kActive;
+                               }),
+                fresh.end());
+    if (fresh.empty()) return OkStatus();
+    active.erase(std::remove_if(active.begin(), active.end(),
+                                [](const Record* rec) {
+                                  return rec->state != Record::State::kActive;
+                                }),
+                 active.end());
+    next = BuildIndex(std::move(active));
+  }
+
   const KernelBatchId batch = next_batch++;
   std::vector<const Record*> added;
   added.reserve(fresh.size());
-  uint64_t seq = records.size();
   for (auto& rec : fresh) {
-    rec->seq = seq++;
     rec->batch = batch;
     added.push_back(rec.get());
     records.push_back(std::move(rec));
   }
-  Publish(&self->generation_);
+  Install(std::move(next), &self->generation_);
   // The new records are the last ones: seq tells old from new.
   const uint64_t first_new = added.front()->seq;
   internal::LogAdded(

@@ -44,6 +44,26 @@
 // bytes each, ScopedKernelOverride included), and a change costs time
 // linear in that count; a program should not create overrides in an
 // unbounded loop.
+//
+// Note [Kernel ambiguity]
+// Two kernels of one op, device and label with the same priority whose
+// constraints overlap (KernelConstraintsOverlap) would both match some node,
+// and selection could not choose between them. TensorFlow accepts such a
+// registration and fails every later run of those nodes ("Multiple OpKernel
+// registrations match NodeDef"); opkit refuses it when it is committed, as
+// the one policy of every commit (Note [Registration batches] in
+// core/registration_batch.h): RegisterBatch, CommitPending, CommitBatch and
+// the library loader fail with InvalidArgument in TensorFlow's wording,
+// naming both kernels with their origins and the three ways out (a higher
+// Priority(), Unregister() first, a distinct Label()), and leave the
+// registry unchanged. Code linked into the program is committed by the
+// first use of Global() one registration at a time: the later of two tied
+// kernels is skipped and that error logged with LOG(ERROR), so the program
+// runs with the first. Restoring unregistered kernels (Restore()) puts back
+// what was accepted before and is not refused; if a kernel registered in
+// the meantime ties with one of them, a LOG(WARNING) says so and selecting
+// for the nodes both match is the ambiguity error of Note [Kernel
+// selection].
 #ifndef OPKIT_KERNEL_KERNEL_REGISTRY_H_
 #define OPKIT_KERNEL_KERNEL_REGISTRY_H_
 
@@ -56,6 +76,7 @@
 #include <vector>
 
 #include "opkit/core/export.h"
+#include "opkit/core/registration_batch.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
 #include "opkit/device/device_type.h"
@@ -96,10 +117,9 @@ class OPKIT_EXPORT KernelRegistry {
   // the op does not have; a constraint names an attr the op does not have,
   // constrains types of an attr that is not `type` or `list(type)`, or
   // values of an attr of another kind, or mixes kinds of values
-  // (InvalidArgument). A registration identical to a registered one (or to
-  // another of the batch) in op, device, label, constraints and priority is
-  // accepted with a LOG(WARNING) naming both origins, since selection will
-  // find them ambiguous. On success `*id` (if not null) identifies the batch
+  // (InvalidArgument); it would make selection ambiguous with a registered
+  // kernel or an earlier one of the batch (InvalidArgument naming both; Note
+  // [Kernel ambiguity]). On success `*id` (if not null) identifies the batch
   // for RemoveBatch().
   Status RegisterBatch(std::vector<KernelRegistration> batch,
                        KernelBatchId* id = nullptr);
@@ -114,6 +134,13 @@ class OPKIT_EXPORT KernelRegistry {
   // TakePendingKernelRegistrations() then the above. The taken
   // registrations are consumed even when the commit fails.
   Status CommitPending(const std::string& library, KernelBatchId* id = nullptr);
+  // CommitPending(pending, library) as a batch that a handle removes again:
+  // Remove() on the handle, or destroying it, removes exactly what the
+  // batch registered (Note [Registration batches] in
+  // core/registration_batch.h). The handle must not outlive this registry.
+  StatusOr<RegistrationHandle> CommitBatch(
+      std::vector<PendingKernelRegistration> pending,
+      const std::string& library);
 
   // Removes for good what batch `id` registered (hidden kernels of it
   // included, so no handle can restore them). NotFound for an unknown id or

@@ -8,7 +8,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/core/registration_batch.h"
 #include "opkit/kernel/testing/kernel_registry_fixture.h"
+#include "opkit/op/op.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {
@@ -186,20 +188,159 @@ TEST_F(KernelRegistryTest, CommitPendingTakesTheProcessWideList) {
   EXPECT_THAT(kernels_.RemoveLibrary(""), StatusIs(error::INVALID_ARGUMENT, HasSubstr("library")));
 }
 
-TEST_F(KernelRegistryTest, ExactDuplicateWarnsNamingBothOrigins) {
-  CapturingSink sink;
+// A program (or library) with two kernels that would tie gets an error from
+// the commit, not a warning and later failures (Note [Kernel ambiguity]).
+TEST_F(KernelRegistryTest, ExactDuplicateIsRejectedNamingBothOrigins) {
   OPKIT_ASSERT_OK(kernels_.Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
       "First", 10)));
+  const uint64_t generation = kernels_.generation();
   // Same constraints in another order: still an exact duplicate.
-  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+  Status s = kernels_.Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint("T", {DT_DOUBLE, DT_FLOAT}),
-      "Second", 20, "libdup.so")));
-  auto warnings = Matching(sink.Messages(LogSeverity::kWarning), "duplicates");
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_THAT(warnings[0], AllOf(HasSubstr("'Second' (registered at kernels.cc:20 in libdup.so)"),
-                                 HasSubstr("'First' (registered at kernels.cc:10)")));
+      "Second", 20, "libdup.so"));
+  EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT,
+                          AllOf(HasSubstr("Multiple OpKernel registrations match"),
+                                HasSubstr("'Second' (registered at kernels.cc:20 in libdup.so)"),
+                                HasSubstr("'First' (registered at kernels.cc:10)"))));
+  EXPECT_EQ(kernels_.size(), 1u);
+  EXPECT_EQ(kernels_.generation(), generation);
+}
+
+// --- Registration batches (Note [Registration batches]) --------------------
+
+PendingKernelRegistration Pending(const KernelDefBuilder& builder,
+                                  std::string class_name, int line) {
+  PendingKernelRegistration p;
+  p.build_status = builder.Finalize(&p.registration.def);
+  p.registration.kernel_class_name = std::move(class_name);
+  p.registration.factory = &FactoryA;
+  p.registration.origin = RegistrationOrigin{"batch.cc", line, ""};
+  return p;
+}
+
+// What a program linking two tied kernels gets from committing them.
+TEST_F(KernelRegistryTest, TieInsideABatchFailsTheWholeBatchNamingBoth) {
+  std::vector<PendingKernelRegistration> batch;
+  batch.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"), "Fine", 1));
+  batch.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "A", 2));
+  batch.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint("T", {DT_HALF, DT_FLOAT}),
+      "B", 3));
+  EXPECT_THAT(kernels_.CommitPending(std::move(batch), ""),
+              StatusIs(error::INVALID_ARGUMENT,
+                       AllOf(HasSubstr("Kernel 'B' (registered at batch.cc:3) would make "
+                                       "kernel selection ambiguous"),
+                             HasSubstr("Multiple OpKernel registrations match"),
+                             HasSubstr("with T in {float}"),
+                             HasSubstr("'A' (registered at batch.cc:2)"),
+                             HasSubstr(".Priority(1)"), HasSubstr("Unregister"),
+                             HasSubstr("Label()"))));
+  EXPECT_EQ(kernels_.size(), 0u);
+  EXPECT_EQ(kernels_.generation(), 0u);
+}
+
+TEST_F(KernelRegistryTest, OnlySameLabelSamePriorityAndOverlappingTypesTie) {
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Plain")));
+  OPKIT_EXPECT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T").Label("eigen"),
+      "Labelled")));
+  OPKIT_EXPECT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T").Priority(1),
+      "Higher")));
+  OPKIT_EXPECT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"), "Double")));
+  OPKIT_EXPECT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_GPU).TypeConstraint<float>("T"), "Gpu")));
+  EXPECT_EQ(kernels_.size(), 5u);
+  // No constraint on T overlaps every constraint on it.
+  EXPECT_THAT(kernels_.Register(Reg(KernelDefBuilder("MatMul").Device(DEVICE_GPU), "AnyT")),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("'Gpu'")));
+}
+
+TEST_F(KernelRegistryTest, BatchHandleRemovesExactlyItsKernels) {
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Before")));
+  std::vector<PendingKernelRegistration> batch;
+  batch.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"), "Mine", 1));
+  batch.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_GPU).TypeConstraint<float>("T"), "MineGpu", 2));
+  StatusOr<RegistrationHandle> mine = kernels_.CommitBatch(std::move(batch), "libmine.so");
+  OPKIT_ASSERT_OK(mine);
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<int32>("T"), "After", 1,
+      "libmine.so")));
+  EXPECT_EQ(Select(Node("MatMul", DT_DOUBLE)), "Mine");
+  EXPECT_EQ(kernels_.size(), 4u);
+
+  OPKIT_ASSERT_OK(mine->Remove());
   EXPECT_EQ(kernels_.size(), 2u);
+  EXPECT_EQ(Select(Node("MatMul", DT_FLOAT)), "Before");
+  EXPECT_EQ(Select(Node("MatMul", DT_INT32)), "After");
+  EXPECT_THAT(Select(Node("MatMul", DT_DOUBLE)), HasSubstr("No OpKernel"));
+  EXPECT_THAT(Select(Node("MatMul", DT_FLOAT), DEVICE_GPU), HasSubstr("No OpKernel"));
+  OPKIT_EXPECT_OK(mine->Remove());  // Nothing left to remove.
+
+  // Destroying the handle removes the batch too; detaching keeps it.
+  {
+    std::vector<PendingKernelRegistration> scoped;
+    scoped.push_back(Pending(
+        KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"), "Scoped", 3));
+    StatusOr<RegistrationHandle> handle = kernels_.CommitBatch(std::move(scoped), "");
+    OPKIT_ASSERT_OK(handle);
+    EXPECT_EQ(Select(Node("MatMul", DT_DOUBLE)), "Scoped");
+  }
+  EXPECT_THAT(Select(Node("MatMul", DT_DOUBLE)), HasSubstr("No OpKernel"));
+  std::vector<PendingKernelRegistration> kept;
+  kept.push_back(Pending(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<double>("T"), "Kept", 4));
+  StatusOr<RegistrationHandle> handle = kernels_.CommitBatch(std::move(kept), "");
+  OPKIT_ASSERT_OK(handle);
+  handle->Detach();
+  OPKIT_EXPECT_OK(handle->Remove());
+  EXPECT_EQ(Select(Node("MatMul", DT_DOUBLE)), "Kept");
+}
+
+// A library's ops and kernels land together or not at all: when the kernels
+// fail, the handle of the ops already committed rolls them back.
+TEST_F(KernelRegistryTest, FailedKernelBatchRollsBackTheOpBatch) {
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Builtin", 7)));
+  const size_t ops_before = ops_.size();
+  const uint64_t ops_generation = ops_.generation();
+  auto load = [&]() -> Status {
+    PendingOpRegistrations pending_ops;
+    pending_ops.push_back(PendingOpRegistration{
+        "RollBackOp", RegistrationOrigin{"lib.cc", 1, ""},
+        [](OpRegistrationData* data) {
+          return OpDefBuilder("RollBackOp").Output("y: float").Finalize(data);
+        }});
+    OPKIT_ASSIGN_OR_RETURN(CommittedOpBatch ops,
+                           CommitOpBatch(std::move(pending_ops), &ops_, "libroll.so"));
+    EXPECT_NE(ops_.LookUp("RollBackOp"), nullptr);
+    std::vector<PendingKernelRegistration> pending_kernels;
+    pending_kernels.push_back(
+        Pending(KernelDefBuilder("RollBackOp").Device(DEVICE_CPU), "RollBackKernel", 2));
+    pending_kernels.push_back(Pending(
+        KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Tied", 3));
+    OPKIT_ASSIGN_OR_RETURN(RegistrationHandle kernels,
+                           kernels_.CommitBatch(std::move(pending_kernels), "libroll.so"));
+    ops.handle.Detach();
+    kernels.Detach();
+    return OkStatus();
+  };
+  EXPECT_THAT(load(), StatusIs(error::INVALID_ARGUMENT,
+                               AllOf(HasSubstr("'Tied' (registered at batch.cc:3 in libroll.so)"),
+                                     HasSubstr("'Builtin' (registered at kernels.cc:7)"))));
+  EXPECT_EQ(ops_.LookUp("RollBackOp"), nullptr);
+  EXPECT_EQ(ops_.size(), ops_before);
+  EXPECT_EQ(ops_.generation(), ops_generation + 2);  // Added, then removed.
+  EXPECT_EQ(kernels_.size(), 1u);
+  EXPECT_TRUE(kernels_.GetRegisteredKernelsForOp("RollBackOp").kernel().empty());
 }
 
 }  // namespace

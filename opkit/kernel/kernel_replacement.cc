@@ -22,54 +22,6 @@ namespace opkit {
 namespace internal {
 namespace {
 
-template <typename List>
-bool SameSet(const List& a, const List& b) {
-  for (const auto& v : a) {
-    if (std::find(b.begin(), b.end(), v) == b.end()) return false;
-  }
-  for (const auto& v : b) {
-    if (std::find(a.begin(), a.end(), v) == a.end()) return false;
-  }
-  return true;
-}
-
-bool SameConstraint(const CompiledConstraint& a, const CompiledConstraint& b) {
-  if (a.kind != b.kind || a.attr != b.attr) return false;
-  const auto& la = a.allowed->list();
-  const auto& lb = b.allowed->list();
-  switch (a.kind) {
-    case ConstraintKind::kType:
-      return SameSet(la.type(), lb.type());
-    case ConstraintKind::kString:
-      return SameSet(la.s(), lb.s());
-    case ConstraintKind::kInt:
-      return SameSet(la.i(), lb.i());
-    case ConstraintKind::kBool:
-      return SameSet(la.b(), lb.b());
-  }
-  return false;
-}
-
-// Whether `a` and `b` declare the same kernel: op, device, label, priority
-// and the same allowed sets per constrained attr (in any order).
-bool SameDefinition(const Record& a, const Record& b) {
-  if (a.op() != b.op() || a.device() != b.device() || a.label() != b.label() ||
-      a.priority() != b.priority()) {
-    return false;
-  }
-  auto covered = [](const Record& x, const Record& y) {
-    for (const CompiledConstraint& cx : x.constraints) {
-      bool found = false;
-      for (const CompiledConstraint& cy : y.constraints) {
-        found = found || SameConstraint(cx, cy);
-      }
-      if (!found) return false;
-    }
-    return true;
-  };
-  return covered(a, b) && covered(b, a);
-}
-
 // One line per change: `winner` now runs for the nodes `region` matches,
 // where `displaced` ran before.
 void LogChange(const Record& winner, const Record& displaced,
@@ -95,32 +47,17 @@ void LogAdded(const Snapshot& now, const std::vector<const Record*>& added,
     bool outranked = false;
     int32_t best_lower = INT32_MIN;
     bool any_lower = false;
-    bool warned_duplicate = false;
     for (const Record* p : bucket->kernels) {
       if (p == k || p->label() != k->label() || !Overlap(*k, *p)) continue;
       const bool earlier = was_active(p) || p->seq < k->seq;
-      if (p->priority() == k->priority() && earlier && !warned_duplicate &&
-          SameDefinition(*k, *p)) {
-        // Exact duplicates: accepted, but selection between them is
-        // ambiguous.
-        warned_duplicate = true;
-        LOG(WARNING) << "Kernel " << NameOf(*k) << " duplicates kernel "
-                     << NameOf(*p) << " exactly (op '" << k->op()
-                     << "', device '" << k->device() << "', label '"
-                     << k->label() << "', priority " << k->priority() << ", "
-                     << ConstraintsSummary(k->reg.def)
-                     << "); selecting a kernel for the nodes they match will "
-                        "be ambiguous. Give one a higher Priority() or "
-                        "unregister one.";
-        continue;
-      }
       if (p->priority() > k->priority()) {
         outranked = true;
       } else if (p->priority() < k->priority() && was_active(p)) {
         any_lower = true;
         best_lower = std::max(best_lower, p->priority());
-      } else if (p->priority() == k->priority() && earlier &&
-                 !SameDefinition(*k, *p)) {
+      } else if (p->priority() == k->priority() && earlier) {
+        // Only a restore gets here: a commit refuses a tie (Note [Kernel
+        // ambiguity]).
         LOG(WARNING) << "Kernel " << NameOf(*k) << " and kernel " << NameOf(*p)
                      << " of op '" << k->op() << "' on device '" << k->device()
                      << "' both have priority " << k->priority()

@@ -76,6 +76,28 @@ TEST_F(KernelRegistryTest, UnregisterByLabelAndNothingMatched) {
                              HasSubstr("device='CPU'; label='eigen'"))));
 }
 
+// Restoring puts back what was accepted before, even when a kernel
+// registered meanwhile ties with it (Note [Kernel ambiguity]): it warns, and
+// selection reports the ambiguity for the nodes both match.
+TEST_F(KernelRegistryTest, RestoringATiedKernelWarnsInsteadOfFailing) {
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "A", 1)));
+  auto hidden = kernels_.Unregister(KernelFilter().KernelClass("A"));
+  OPKIT_ASSERT_OK(hidden);
+  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "B", 2,
+      "libb.so")));
+  CapturingSink sink;
+  OPKIT_ASSERT_OK(hidden->Restore());
+  auto warnings = Matching(sink.Messages(LogSeverity::kWarning), "both have priority 0");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_THAT(warnings[0], AllOf(HasSubstr("'A' (registered at kernels.cc:1)"),
+                                 HasSubstr("'B' (registered at kernels.cc:2 in libb.so)"),
+                                 HasSubstr("will be ambiguous")));
+  EXPECT_EQ(kernels_.size(), 2u);
+  EXPECT_THAT(Select(Node("MatMul", DT_FLOAT)), HasSubstr("Multiple OpKernel"));
+}
+
 TEST_F(KernelRegistryTest, RestoreDoesNotBringBackRemovedLibraries) {
   OPKIT_ASSERT_OK(kernels_.Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_CPU), "FromLib", 1, "liba.so")));

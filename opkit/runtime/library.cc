@@ -1,3 +1,5 @@
+// LoadOpLibrary, OpLibrary and CloseUnusedOpLibraries; see library.h and
+// its Notes.
 #include "opkit/runtime/library.h"
 
 #include <dlfcn.h>
@@ -14,15 +16,14 @@
 
 #include "opkit/core/abi.h"
 #include "opkit/core/env.h"
+#include "opkit/core/registration_batch.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
 #include "opkit/op/internal/hash.h"
-#include "opkit/kernel/kernel_def_builder.h"
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/op.h"
-#include "opkit/op/op_def_util.h"
 #include "opkit/op/op_registry.h"
 
 namespace opkit {
@@ -47,6 +48,10 @@ struct LoadedLibrary {
   // Shared libraries the load brought in that stay loaded for good (Note
   // [Library dependencies]).
   std::vector<std::string> kept_dependencies;
+  // What the library registered (Note [Registration batches] in
+  // core/registration_batch.h): removing them removes exactly that.
+  RegistrationHandle op_registrations;
+  RegistrationHandle kernel_registrations;
   bool loaded = false;
   // Given to every kernel registration (and from there to every kernel
   // instance); when the last reference goes the mapping is queued for
@@ -230,112 +235,6 @@ Status CopyToPrivateFile(const std::string& path, const std::string& contents,
   return WriteStringToFile(*copy, contents);
 }
 
-std::string KernelName(const KernelDef& def, const std::string& class_name,
-                       const RegistrationOrigin& origin) {
-  return StrCat("'", class_name.empty() ? def.op() : class_name, "' (",
-                origin.ToString(), ")");
-}
-
-std::string OverlapSummary(const KernelDef& a, const KernelDef& b) {
-  std::string out;
-  for (const auto& ca : a.constraint()) {
-    for (const auto& cb : b.constraint()) {
-      if (ca.name() != cb.name()) continue;
-      std::vector<std::string> common;
-      for (int t : ca.allowed_values().list().type()) {
-        const auto& other = cb.allowed_values().list().type();
-        if (std::find(other.begin(), other.end(), t) != other.end()) {
-          common.push_back(DataTypeString(static_cast<DataType>(t)));
-        }
-      }
-      if (common.empty()) continue;
-      out += StrCat(out.empty() ? "" : ", ", ca.name(), " in {",
-                StrJoin(common, ", "), "}");
-    }
-  }
-  return out.empty() ? "any attrs" : out;
-}
-
-// A kernel of the batch that would tie with a registered kernel (or another
-// kernel of the batch) for some node: the error TensorFlow gives only when
-// such a node runs, given at load time instead.
-Status CheckNoAmbiguity(const std::vector<PendingKernelRegistration>& batch,
-                        const KernelRegistry& kernels) {
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const KernelRegistration& k = batch[i].registration;
-    std::vector<KernelRegistration> others =
-        kernels.GetRegistrationsForOp(k.def.op());
-    for (size_t j = 0; j < i; ++j) {
-      if (batch[j].registration.def.op() == k.def.op()) {
-        others.push_back(batch[j].registration);
-      }
-    }
-    for (const KernelRegistration& e : others) {
-      if (e.def.device_type() != k.def.device_type() ||
-          e.def.label() != k.def.label() ||
-          e.def.priority() != k.def.priority() ||
-          !KernelConstraintsOverlap(k.def, e.def)) {
-        continue;
-      }
-      return errors::InvalidArgument(
-          "its kernel ", KernelName(k.def, k.kernel_class_name, k.origin),
-          " would make kernel selection ambiguous. Multiple OpKernel "
-          "registrations match NodeDef-s of op '", k.def.op(), "' on device '",
-          k.def.device_type(), "' with ", OverlapSummary(k.def, e.def), ": it and ",
-          KernelName(e.def, e.kernel_class_name, e.origin),
-          " both have label '", k.def.label(), "' and priority ",
-          k.def.priority(),
-          ". To replace the registered kernel, give the library's kernel a "
-          "higher priority (.Priority(", k.def.priority() + 1,
-          ") in its REGISTER_KERNEL_BUILDER); or unregister the registered "
-          "one first (KernelRegistry::Unregister(KernelFilter().Op(\"",
-          k.def.op(), "\").Device(\"", k.def.device_type(),
-          "\"))) and load the library again; or give it a distinct Label().");
-    }
-  }
-  return OkStatus();
-}
-
-// Runs the pending op factories. Ops already registered with an identical
-// OpDef go to `shared`; the rest to `fresh`.
-Status PrepareOps(PendingOpRegistrations pending, const std::string& library,
-                  const OpRegistry& ops, std::vector<OpRegistrationData>* fresh,
-                  std::vector<OpRegistrationData>* shared) {
-  for (PendingOpRegistration& p : pending) {
-    OpRegistrationData data;
-    Status s = p.factory ? p.factory(&data)
-                         : errors::InvalidArgument("no factory");
-    if (data.op_def.name().empty()) data.op_def.set_name(p.op_name);
-    data.origin = p.origin;
-    data.origin.library = library;
-    if (!s.ok()) {
-      return Status(s.code(), StrCat("op '", p.op_name, "' (",
-                                     p.origin.ToString(), "): ", s.message()));
-    }
-    const OpRegistrationData* existing = ops.LookUp(data.op_def.name());
-    if (existing == nullptr) {
-      fresh->push_back(std::move(data));
-      continue;
-    }
-    if (OpDefEqual(existing->op_def, data.op_def)) {
-      LOG(INFO) << "Op library '" << library << "' declares op '"
-                << data.op_def.name() << "' (" << p.origin.ToString()
-                << ") exactly as " << existing->origin.ToString()
-                << " already registered it; keeping the registered one.";
-      shared->push_back(std::move(data));
-      continue;
-    }
-    return errors::AlreadyExists(
-        "it declares op '", data.op_def.name(), "' (", p.origin.ToString(),
-        ") as ", SummarizeOpDef(data.op_def), ", but ",
-        existing->origin.ToString(), " already registered it as ",
-        SummarizeOpDef(existing->op_def),
-        ". Rename the library's op, or unload the library that registered "
-        "the other one first.");
-  }
-  return OkStatus();
-}
-
 // Puts back pending registrations that were not this library's (from a
 // plain dlopen() by someone else), so they stay pending.
 void RestoreStray(PendingOpRegistrations ops,
@@ -401,40 +300,29 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   lib->owner = MakeOwner(handle, resolved);
   OPKIT_RETURN_IF_ERROR(CheckAbi(handle));
 
-  std::vector<OpRegistrationData> fresh;
-  OPKIT_RETURN_IF_ERROR(
-      PrepareOps(std::move(pending_ops), resolved, *ops, &fresh, &lib->shared_ops));
+  KernelList kernel_list;
   for (PendingKernelRegistration& k : pending_kernels) {
     k.registration.owner = lib->owner;
-  }
-
-  std::vector<OpDef> fresh_defs;
-  for (const OpRegistrationData& d : fresh) fresh_defs.push_back(d.op_def);
-  OPKIT_RETURN_IF_ERROR(ops->RegisterBatch(std::move(fresh)));
-  // The ops are in; from here a failure takes them out again.
-  Status s = CheckNoAmbiguity(pending_kernels, *kernels);
-  KernelList kernel_list;
-  for (const PendingKernelRegistration& k : pending_kernels) {
     *kernel_list.add_kernel() = k.registration.def;
   }
-  if (s.ok()) {
-    KernelBatchId batch = 0;
-    s = kernels->CommitPending(std::move(pending_kernels), resolved, &batch);
-  }
-  if (!s.ok()) {
-    Status rollback = ops->DeregisterLibrary(resolved);
-    if (!rollback.ok()) {
-      LOG(ERROR) << "Rolling back the ops of '" << resolved
-                 << "' failed: " << rollback;
-    }
-    return s;
-  }
+  // The ops, then the kernels, each batch all or nothing (Note [Registration
+  // batches]); should the kernels fail, `committed_ops` going out of scope
+  // takes the ops out again.
+  OPKIT_ASSIGN_OR_RETURN(CommittedOpBatch committed_ops,
+                         CommitOpBatch(std::move(pending_ops), ops, resolved));
+  OPKIT_ASSIGN_OR_RETURN(
+      lib->kernel_registrations,
+      kernels->CommitBatch(std::move(pending_kernels), resolved));
+  lib->op_registrations = std::move(committed_ops.handle);
 
-  for (OpDef& def : fresh_defs) *lib->op_list.add_op() = std::move(def);
-  for (const OpRegistrationData& d : lib->shared_ops) {
+  for (OpDef& def : committed_ops.registered) {
+    *lib->op_list.add_op() = std::move(def);
+  }
+  for (const OpRegistrationData& d : committed_ops.redeclared) {
     *lib->op_list.add_op() = d.op_def;
     lib->shared_op_names.push_back(d.op_def.name());
   }
+  lib->shared_ops = std::move(committed_ops.redeclared);
   lib->kernel_list = std::move(kernel_list);
   lib->kept_dependencies = KeepNewDependencies(
       mapped_before, MappedObjects(), ObjectOfHandle(handle));
@@ -499,26 +387,34 @@ Status OpLibrary::Unload() {
     return errors::FailedPrecondition("Op library '", lib.path,
                                       "' is already unloaded");
   }
-  OpRegistry* ops = OpRegistry::Global();
-  OPKIT_RETURN_IF_ERROR(KernelRegistry::Global()->RemoveLibrary(lib.path));
-  std::vector<std::string> removed;
-  OPKIT_RETURN_IF_ERROR(ops->DeregisterLibrary(lib.path, &removed));
+  OPKIT_RETURN_IF_ERROR(lib.kernel_registrations.Remove());
+  OPKIT_RETURN_IF_ERROR(lib.op_registrations.Remove());
   lib.loaded = false;
   auto& all = loader.loaded;
   all.erase(std::remove(all.begin(), all.end(), state_), all.end());
 
   // Another loaded library that declared one of the removed ops identically
   // keeps it registered, now under its own name.
-  for (const std::string& name : removed) {
+  OpRegistry* ops = OpRegistry::Global();
+  for (const OpDef& removed : lib.op_list.op()) {
+    const std::string& name = removed.name();
+    if (ops->LookUp(name) != nullptr) continue;  // Not this library's.
     for (const auto& other : all) {
       auto it = std::find_if(
           other->shared_ops.begin(), other->shared_ops.end(),
           [&](const OpRegistrationData& d) { return d.op_def.name() == name; });
       if (it == other->shared_ops.end()) continue;
-      Status s = ops->Register(*it);
+      CommittedOpBatch taken;
+      Status s = ops->RegisterBatch(
+          {[data = *it](OpRegistrationData* out) {
+            *out = data;
+            return OkStatus();
+          }},
+          &taken);
       if (s.ok()) {
         LOG(INFO) << "Op '" << name << "' stays registered, now from '"
                   << other->path << "'";
+        other->op_registrations.Merge(std::move(taken.handle));
         other->shared_ops.erase(it);
       } else {
         LOG(ERROR) << "Op '" << name << "' from '" << other->path

@@ -39,6 +39,11 @@ std::string RejectionReason(const Record& rec, std::string_view device,
 // TensorFlow's "Multiple OpKernel registrations match NodeDef" for a node
 // that `a` and `b` both match at the same priority, with how to resolve it.
 Status AmbiguityError(const NodeDef& node, const Record& a, const Record& b);
+// The error of Note [Kernel ambiguity] (kernel_registry.h): registering `k`
+// would make selection ambiguous with `rival` (registered before it, or
+// earlier in the same batch): TensorFlow's "Multiple OpKernel registrations
+// match" wording, both origins, and the ways to resolve it.
+Status AmbiguousRegistrationError(const Record& k, const Record& rival);
 // TensorFlow's "No OpKernel was registered to support Op", listing every
 // kernel of the op and why each was rejected; mentions `num_pending`
 // uncommitted registrations when there are some.

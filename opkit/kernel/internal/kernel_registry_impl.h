@@ -50,8 +50,8 @@ inline const OpDef* LookUpOpDef(const OpRegistry* concrete_ops,
 // --- kernel_replacement.cc: what a change did to selection ----------------
 
 // Logs what adding `added` (now active in `now`) changed: which kernel each
-// one displaced, or a warning for a same-priority overlap (possible only
-// through a restore). `was_active` tells whether a record was active before
+// one displaced, or a warning for a tie with a kernel active before (which
+// only a restore can bring about; Note [Kernel ambiguity]). `was_active` tells whether a record was active before
 // the change.
 void LogAdded(const Snapshot& now, const std::vector<const Record*>& added,
               const std::function<bool(const Record*)>& was_active,
@@ -92,11 +92,19 @@ struct KernelRegistry::Impl {
     return index.current();
   }
 
-  // Builds the index of the active records, publishes it, bumps
-  // `*generation` and frees the previous index once unused.
+  // Indexes `active` (in registration order).
+  std::unique_ptr<const internal::Snapshot> BuildIndex(
+      internal::RecordList active) OPKIT_REQUIRES(mu);
+  // Publishes `next`, bumps `*generation` and frees the previous index once
+  // no lookup reads it.
+  void Install(std::unique_ptr<const internal::Snapshot> next,
+               std::atomic<uint64_t>* generation) OPKIT_REQUIRES(mu);
+  // Indexes the active records and installs the index.
   void Publish(std::atomic<uint64_t>* generation) OPKIT_REQUIRES(mu);
 
-  // Validates, indexes and publishes `pending` (see RegisterBatch);
+  // Validates, indexes and publishes `pending` (see RegisterBatch), under
+  // Note [Kernel ambiguity]: with `all_or_nothing` the first failing
+  // registration fails the batch, else failing ones are skipped and logged;
   // `library`, if not null, becomes each origin's library; with
   // `override_def` the single registration is raised to outrank what it
   // overlaps and *override_def receives its published KernelDef.
