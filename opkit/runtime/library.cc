@@ -2,8 +2,6 @@
 // its Notes.
 #include "opkit/runtime/library.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -113,10 +111,10 @@ size_t CloseQueued() {
     mappings.swap(queue.mappings);
   }
   for (const auto& m : mappings) {
-    if (dlclose(m->handle) != 0) {
-      const char* err = dlerror();
+    Status closed = UnloadDynamicLibrary(m->handle);
+    if (!closed.ok()) {
       LOG(WARNING) << "Closing op library '" << m->path
-                   << "' failed: " << (err ? err : "unknown error");
+                   << "' failed: " << closed.message();
     } else {
       VLOG(1) << "Closed op library '" << m->path << "'";
     }
@@ -131,44 +129,42 @@ Status LibraryError(const std::string& path, const Status& cause) {
                        " The op and kernel registries are unchanged."));
 }
 
-// The path of the object that defines `address`, or "".
-std::string ObjectDefining(const void* address) {
-  Dl_info info;
-  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
-  return info.dli_fname;
-}
-
-std::string ObjectOfHandle(void* handle) {
-  struct link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
-      map->l_name == nullptr) {
-    return "";
+// The object's own opkit_abi_version (defined by the object itself, not by
+// one it links), or null.
+const unsigned* OwnAbiVersion(void* handle) {
+  void* symbol = nullptr;
+  if (!GetSymbolFromLibrary(handle, "opkit_abi_version", &symbol).ok() ||
+      symbol == nullptr ||
+      DynamicLibraryContaining(symbol) != DynamicLibraryPath(handle)) {
+    return nullptr;
   }
-  return map->l_name;
+  return static_cast<const unsigned*>(symbol);
 }
 
-// The paths of the shared objects mapped in the process.
-std::vector<std::string> MappedObjects() {
-  std::vector<std::string> objects;
-  dl_iterate_phdr(
-      [](struct dl_phdr_info* info, size_t, void* data) {
-        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
-          static_cast<std::vector<std::string>*>(data)->push_back(info->dlpi_name);
-        }
-        return 0;
-      },
-      &objects);
-  return objects;
+// A new handle on the object at `path` if it is mapped already, else null;
+// `never_unload` marks it so for good (Note [Library dependencies]).
+void* MappedHandle(const std::string& path, bool never_unload = false) {
+  DynamicLibraryOptions options;
+  options.only_if_loaded = true;
+  options.never_unload = never_unload;
+  void* handle = nullptr;
+  if (!LoadDynamicLibrary(path, options, &handle).ok()) return nullptr;
+  return handle;
+}
+
+// Closes a handle from MappedHandle(), which cannot unmap the object.
+void CloseMappedHandle(void* handle) {
+  Status s = UnloadDynamicLibrary(handle);
+  if (!s.ok()) VLOG(1) << s;
 }
 
 // True when the object at `path` (mapped) was built against opkit's headers:
 // it defines opkit_abi_version itself.
 bool IsOpkitObject(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  void* handle = MappedHandle(path);
   if (handle == nullptr) return false;
-  const void* symbol = dlsym(handle, "opkit_abi_version");
-  const bool own = symbol != nullptr && ObjectDefining(symbol) == ObjectOfHandle(handle);
-  dlclose(handle);
+  const bool own = OwnAbiVersion(handle) != nullptr;
+  CloseMappedHandle(handle);
   return own;
 }
 
@@ -185,27 +181,26 @@ std::vector<std::string> KeepNewDependencies(const std::vector<std::string>& bef
         IsOpkitObject(path)) {
       continue;
     }
-    // RTLD_NOLOAD | RTLD_NODELETE sets the flag on the mapped object; it
-    // outlasts this handle.
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    // The never-unload mark is set on the mapped object; it outlasts this
+    // handle.
+    void* handle = MappedHandle(path, /*never_unload=*/true);
     if (handle == nullptr) continue;
-    dlclose(handle);
+    CloseMappedHandle(handle);
     kept.push_back(path);
   }
   return kept;
 }
 
 Status CheckAbi(void* handle) {
-  dlerror();
-  const void* symbol = dlsym(handle, "opkit_abi_version");
-  if (symbol == nullptr || ObjectDefining(symbol) != ObjectOfHandle(handle)) {
+  const unsigned* own = OwnAbiVersion(handle);
+  if (own == nullptr) {
     return errors::InvalidArgument(
         "it does not define opkit_abi_version, so it was not built against "
         "opkit's headers (every op library includes opkit/op/op.h or "
         "op_kernel.h, or their tensorflow/ equivalents). Build it with "
         "opkit_add_op_library() or `opkit-config --cflags --ldflags`.");
   }
-  const unsigned version = *static_cast<const unsigned*>(symbol);
+  const unsigned version = *own;
   if (version != OPKIT_ABI_VERSION) {
     return errors::InvalidArgument(
         "it was built against opkit ABI version ", version,
@@ -257,8 +252,8 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   // dlopen(); load the new one from a private copy instead.
   std::string open_path = resolved;
   std::string private_copy;
-  if (void* old = dlopen(resolved.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    dlclose(old);
+  if (void* old = MappedHandle(resolved)) {
+    CloseMappedHandle(old);
     OPKIT_RETURN_IF_ERROR(CopyToPrivateFile(resolved, contents, &private_copy));
     open_path = private_copy;
     LOG(INFO) << "An earlier build of op library '" << resolved
@@ -268,10 +263,9 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   PendingOpRegistrations stray_ops = TakePendingOpRegistrations();
   std::vector<PendingKernelRegistration> stray_kernels =
       TakePendingKernelRegistrations();
-  const std::vector<std::string> mapped_before = MappedObjects();
-  dlerror();
-  void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  const char* dl_error = handle == nullptr ? dlerror() : nullptr;
+  const std::vector<std::string> mapped_before = LoadedDynamicLibraries();
+  void* handle = nullptr;
+  Status opened = LoadDynamicLibrary(open_path, &handle);
   if (!private_copy.empty()) unlink(private_copy.c_str());
   // Whatever the library's initializers registered, it is taken now, so a
   // failed load leaves nothing pending behind.
@@ -279,20 +273,7 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   std::vector<PendingKernelRegistration> pending_kernels =
       TakePendingKernelRegistrations();
   RestoreStray(std::move(stray_ops), std::move(stray_kernels));
-  if (handle == nullptr) {
-    std::string reason = dl_error ? dl_error : "unknown dlopen error";
-    if (reason.find("undefined symbol") != std::string::npos) {
-      reason += StrCat(
-                ". A missing opkit symbol means the library was built against "
-                "another opkit version; otherwise link the library it comes "
-                "from, or put it on LD_LIBRARY_PATH.");
-    } else {
-      reason += StrCat(". Check that it is a shared library built for this "
-                         "machine, and that the libraries it needs are on the "
-                         "library path.");
-    }
-    return errors::InvalidArgument(reason);
-  }
+  OPKIT_RETURN_IF_ERROR(opened);
 
   auto lib = std::make_shared<LoadedLibrary>();
   lib->path = resolved;
@@ -325,7 +306,7 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   lib->shared_ops = std::move(committed_ops.redeclared);
   lib->kernel_list = std::move(kernel_list);
   lib->kept_dependencies = KeepNewDependencies(
-      mapped_before, MappedObjects(), ObjectOfHandle(handle));
+      mapped_before, LoadedDynamicLibraries(), DynamicLibraryPath(handle));
   lib->loaded = true;
   LOG(INFO) << "Loaded op library '" << resolved << "': "
             << lib->op_list.op_size() << " op(s), "
