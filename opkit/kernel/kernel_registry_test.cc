@@ -16,16 +16,11 @@
 namespace opkit {
 namespace {
 
-using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::AllOf;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::Not;
-using kernel_testing::CapturingSink;
 using kernel_testing::FactoryA;
 using kernel_testing::KernelRegistryTest;
-using kernel_testing::Matching;
 using kernel_testing::Node;
 using kernel_testing::Reg;
 

@@ -15,10 +15,8 @@
 namespace opkit {
 namespace {
 
-using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::AllOf;
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using kernel_testing::KernelRegistryTest;
