@@ -41,7 +41,7 @@
 //      the earlier steps go out of scope, and what they registered is
 //      removed again.
 // Code linked into the program is committed by the first use of each global
-// registry, one registration at a time so that one bad registration does
+// registry, registration by registration, so that one bad registration does
 // not take the others down (it is skipped and logged with LOG(ERROR)).
 // The generic part (the pending list and the handle) lives here, in core,
 // because both the op layer and the kernel layer use it and the loader

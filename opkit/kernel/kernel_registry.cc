@@ -5,7 +5,6 @@
 #include "opkit/kernel/kernel_registry.h"
 
 #include <algorithm>
-#include <climits>
 #include <utility>
 
 #include "opkit/core/errors.h"

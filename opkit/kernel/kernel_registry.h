@@ -57,9 +57,9 @@
 // naming both kernels with their origins and the three ways out (a higher
 // Priority(), Unregister() first, a distinct Label()), and leave the
 // registry unchanged. Code linked into the program is committed by the
-// first use of Global() one registration at a time: the later of two tied
-// kernels is skipped and that error logged with LOG(ERROR), so the program
-// runs with the first. Restoring unregistered kernels (Restore()) puts back
+// first use of Global(), which skips a failing registration instead of
+// failing them all: the later of two tied kernels is skipped and that error
+// logged with LOG(ERROR), so the program runs with the first. Restoring unregistered kernels (Restore()) puts back
 // what was accepted before and is not refused; if a kernel registered in
 // the meantime ties with one of them, a LOG(WARNING) says so and selecting
 // for the nodes both match is the ambiguity error of Note [Kernel
