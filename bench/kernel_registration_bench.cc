@@ -1,7 +1,8 @@
 // Committing 10,000 kernel registrations (over 1,500 ops) into an empty
-// KernelRegistry as one batch: validation against the op registry, duplicate
-// detection, building and publishing the lookup index. The registrations
-// are prepared outside the timed region.
+// KernelRegistry as one batch: validation against the op registry, building
+// the lookup index, the check that no kernel ties with another (Note [Kernel
+// ambiguity]), and publishing the index. The registrations are prepared
+// outside the timed region.
 //
 //   build/bench/bench/kernel_registration_bench
 //

@@ -1,7 +1,10 @@
+// Env over POSIX: files, environment variables and dynamic libraries (see
+// env.h).
 #include "opkit/core/env.h"
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,21 +78,43 @@ std::optional<std::string> GetEnvVar(const char* name) {
 }
 
 Status LoadDynamicLibrary(const std::string& path, void** handle) {
+  return LoadDynamicLibrary(path, DynamicLibraryOptions(), handle);
+}
+
+Status LoadDynamicLibrary(const std::string& path,
+                          const DynamicLibraryOptions& options, void** handle) {
+  int flags = RTLD_NOW | RTLD_LOCAL;
+  if (options.only_if_loaded) flags |= RTLD_NOLOAD;
+  if (options.never_unload) flags |= RTLD_NODELETE;
   dlerror();
-  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (h == nullptr) {
-    const char* err = dlerror();
-    const std::string reason = err ? err : "unknown dlopen error";
-    if (!FileExists(path)) {
-      return errors::NotFound("Cannot load library '", path, "': ", reason);
-    }
-    return errors::InvalidArgument("Cannot load library '", path, "': ", reason,
-                                   ". Check that it was built for this "
-                                   "machine and that the libraries it needs "
-                                   "are on the library path.");
+  void* h = dlopen(path.c_str(), flags);
+  if (h != nullptr) {
+    *handle = h;
+    return Status::OK();
   }
-  *handle = h;
-  return Status::OK();
+  const char* err = dlerror();
+  if (options.only_if_loaded) {
+    return errors::NotFound("Library '", path, "' is not loaded");
+  }
+  std::string reason = err ? err : "unknown dlopen error";
+  // dlerror() usually starts with the path, which the message names already.
+  if (reason.compare(0, path.size() + 2, path + ": ") == 0) {
+    reason.erase(0, path.size() + 2);
+  }
+  if (!FileExists(path)) {
+    return errors::NotFound("Cannot load library '", path, "': ", reason);
+  }
+  if (reason.find("undefined symbol") != std::string::npos) {
+    return errors::InvalidArgument(
+        "Cannot load library '", path, "': ", reason,
+        ". A missing opkit symbol means the library was built against "
+        "another opkit version; otherwise link the library it comes from, or "
+        "put it on LD_LIBRARY_PATH.");
+  }
+  return errors::InvalidArgument(
+      "Cannot load library '", path, "': ", reason,
+      ". Check that it is a shared library built for this machine, and that "
+      "the libraries it needs are on the library path.");
 }
 
 Status GetSymbolFromLibrary(void* handle, const char* symbol, void** address) {
@@ -109,6 +134,35 @@ Status UnloadDynamicLibrary(void* handle) {
     return errors::Internal("dlclose failed: ", err ? err : "unknown error");
   }
   return Status::OK();
+}
+
+std::string DynamicLibraryPath(void* handle) {
+  struct link_map* map = nullptr;
+  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 ||
+      map == nullptr || map->l_name == nullptr) {
+    return "";
+  }
+  return map->l_name;
+}
+
+std::string DynamicLibraryContaining(const void* address) {
+  Dl_info info;
+  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
+  return info.dli_fname;
+}
+
+std::vector<std::string> LoadedDynamicLibraries() {
+  std::vector<std::string> objects;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info* info, size_t, void* data) {
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
+          static_cast<std::vector<std::string>*>(data)->push_back(
+              info->dlpi_name);
+        }
+        return 0;
+      },
+      &objects);
+  return objects;
 }
 
 }  // namespace opkit

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
@@ -32,14 +33,40 @@ OPKIT_EXPORT Status RealPath(const std::string& path, std::string* out);
 // The variable's value, or nullopt when it is not set.
 OPKIT_EXPORT std::optional<std::string> GetEnvVar(const char* name);
 
-// dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). On failure returns NotFound or
-// InvalidArgument carrying dlerror()'s text.
+// How LoadDynamicLibrary() opens a library. The defaults are dlopen()'s
+// RTLD_NOW | RTLD_LOCAL: every symbol resolved at once, none made visible
+// to later loads.
+struct DynamicLibraryOptions {
+  // Only hand out a library that is loaded already (RTLD_NOLOAD); NotFound
+  // when it is not.
+  bool only_if_loaded = false;
+  // Keep the library mapped even after its last handle is closed
+  // (RTLD_NODELETE); with `only_if_loaded`, marks a loaded one so.
+  bool never_unload = false;
+};
+
+// dlopen()s `path` (RTLD_NOW | RTLD_LOCAL). On failure returns NotFound (no
+// such file) or InvalidArgument carrying dlerror()'s text and what to check.
 OPKIT_EXPORT Status LoadDynamicLibrary(const std::string& path, void** handle);
+// The same with `options`.
+OPKIT_EXPORT Status LoadDynamicLibrary(const std::string& path,
+                                       const DynamicLibraryOptions& options,
+                                       void** handle);
 // dlsym(); NotFound with dlerror()'s text if the symbol is missing.
 OPKIT_EXPORT Status GetSymbolFromLibrary(void* handle, const char* symbol,
                                          void** address);
-// dlclose().
+// dlclose(); Internal with dlerror()'s text on failure.
 OPKIT_EXPORT Status UnloadDynamicLibrary(void* handle);
+
+// The path the dynamic linker gives the library `handle` names (dlinfo's
+// link map), or "".
+OPKIT_EXPORT std::string DynamicLibraryPath(void* handle);
+// The path of the loaded object (library or program) whose code or data
+// holds `address` (dladdr), or "".
+OPKIT_EXPORT std::string DynamicLibraryContaining(const void* address);
+// The paths of the shared objects mapped in the process, in load order (the
+// program itself, which has no path, excluded).
+OPKIT_EXPORT std::vector<std::string> LoadedDynamicLibraries();
 
 }  // namespace opkit
 

@@ -1,7 +1,10 @@
+// Env: files, environment variables and dynamic libraries.
 #include "opkit/core/env.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -73,6 +76,35 @@ TEST(EnvTest, DynamicLibraries) {
   EXPECT_THAT(UnloadDynamicLibrary(handle), IsOk());
 }
 
+TEST(EnvTest, DynamicLibraryOptionsAndWhereThingsAre) {
+  void* handle = nullptr;
+  ASSERT_THAT(LoadDynamicLibrary("libm.so.6", &handle), IsOk());
+  const std::string path = DynamicLibraryPath(handle);
+  EXPECT_THAT(path, HasSubstr("libm"));
+  void* cos_fn = nullptr;
+  ASSERT_THAT(GetSymbolFromLibrary(handle, "cos", &cos_fn), IsOk());
+  EXPECT_EQ(DynamicLibraryContaining(cos_fn), path);
+  const std::vector<std::string> loaded = LoadedDynamicLibraries();
+  EXPECT_NE(std::find(loaded.begin(), loaded.end(), path), loaded.end());
+
+  // Loaded already: a second handle, marked never to be unmapped.
+  DynamicLibraryOptions mapped;
+  mapped.only_if_loaded = true;
+  mapped.never_unload = true;
+  void* again = nullptr;
+  ASSERT_THAT(LoadDynamicLibrary(path, mapped, &again), IsOk());
+  EXPECT_THAT(UnloadDynamicLibrary(again), IsOk());
+  EXPECT_THAT(UnloadDynamicLibrary(handle), IsOk());
+
+  void* none = nullptr;
+  DynamicLibraryOptions only_if_loaded;
+  only_if_loaded.only_if_loaded = true;
+  EXPECT_THAT(LoadDynamicLibrary("libopkit_env_test_never_built.so", only_if_loaded, &none),
+              StatusIs(error::NOT_FOUND, HasSubstr("is not loaded")));
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(DynamicLibraryPath(nullptr), "");
+}
+
 TEST(EnvTest, LoadingMissingOrBadLibraryIsAStatus) {
   void* handle = nullptr;
   EXPECT_THAT(LoadDynamicLibrary("/nonexistent/libfoo.so", &handle),
@@ -81,6 +113,8 @@ TEST(EnvTest, LoadingMissingOrBadLibraryIsAStatus) {
   ASSERT_THAT(WriteStringToFile(path, "this is not ELF"), IsOk());
   EXPECT_THAT(LoadDynamicLibrary(path, &handle),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Cannot load library")));
+  EXPECT_THAT(LoadDynamicLibrary(path, &handle),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("shared library")));
   std::remove(path.c_str());
 }
 

@@ -7,6 +7,7 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
+#include "opkit/kernel/kernel_registry.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"

@@ -52,7 +52,8 @@
 #include "opkit/core/status.h"
 #include "opkit/device/device_type.h"
 #include "opkit/kernel/kernel_def_builder.h"
-#include "opkit/kernel/kernel_registry.h"
+#include "opkit/kernel/kernel_registration.h"
+#include "opkit/kernel/kernel_registry_fwd.h"
 #include "opkit/kernel/op_kernel_construction.h"
 #include "opkit/kernel/op_kernel_context.h"
 #include "opkit/kernel/op_requires.h"
@@ -255,7 +256,7 @@ namespace kernel_factory {
 
 // The static object REGISTER_KERNEL_BUILDER defines. Constructing it only
 // appends the registration to the pending list
-// (internal::AddPendingKernelRegistration, kernel_registry.h): nothing is
+// (internal::AddPendingKernelRegistration, kernel_registration.h): nothing is
 // checked and nothing can fail or throw at static-initialization time; a bad
 // builder is reported when the pending list is committed.
 class OPKIT_EXPORT OpKernelRegistrar {
@@ -301,7 +302,8 @@ OpKernel* CreateKernel(OpKernelConstruction* context) {
 // Registers the kernel class `...` (which may be a template instantiation
 // with commas, e.g. `MatMulOp<CPUDevice, float>`) for the KernelDefBuilder
 // expression `kernel_builder`, written as `Name("Op").Device(...)...`.
-// Two-phase: see Note [Pending kernel registrations] in kernel_registry.h.
+// Two-phase: see Note [Pending kernel registrations] in
+// kernel_registration.h.
 // The class name string, __FILE__ and __LINE__ are recorded with it.
 // Honours SHOULD_REGISTER_OP_KERNEL("<class>") (selective_registration.h).
 #define REGISTER_KERNEL_BUILDER(kernel_builder, ...) \

@@ -9,7 +9,8 @@
 //       .SetShapeFn(shape_inference::UnchangedShape);
 //
 // Note [Pending op registrations]
-// Registration happens in two phases.
+// Registration happens in two phases (the mechanism of Note [Registration
+// batches] in core/registration_batch.h, which kernels share).
 //   1. REGISTER_OP defines one static OpDefBuilderReceiver whose initializer
 //      calls AddPendingOpRegistration(builder, origin). That only appends it,
 //      with __FILE__/__LINE__ as its origin, to a process-wide pending list
@@ -18,9 +19,10 @@
 //      bad spec cannot abort the process.
 //   2. Committing moves pending registrations into a registry and returns a
 //      Status: CommitPendingOpRegistrations(registry, library) for all of them
-//      as one batch (all or nothing; this is what the library loader does
-//      right after dlopen() returns), or TakePendingOpRegistrations() +
-//      CommitOpRegistrations() to pick them first. The first use of
+//      as one batch (all or nothing), TakePendingOpRegistrations() +
+//      CommitOpRegistrations() to pick them first, or CommitOpBatch() for a
+//      batch that can be removed again (what the library loader does right
+//      after dlopen() returns). The first use of
 //      OpRegistry::Global() commits what code linked into the program
 //      registered, one registration at a time, logging failures with
 //      LOG(ERROR).
@@ -44,6 +46,7 @@
 #include "opkit/core/abi.h"
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
+#include "opkit/core/statusor.h"
 #include "opkit/op/op_def_builder.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/core/registration_origin.h"
@@ -89,6 +92,13 @@ OPKIT_EXPORT size_t NumPendingOpRegistrations();
 OPKIT_EXPORT Status CommitOpRegistrations(PendingOpRegistrations registrations,
                                           OpRegistry* registry,
                                           const std::string& library);
+
+// As CommitOpRegistrations(), into a batch that can be removed again: the
+// result lists what the batch registered and holds the handle that removes
+// exactly that (destroying it removes it too).
+OPKIT_EXPORT StatusOr<CommittedOpBatch> CommitOpBatch(
+    PendingOpRegistrations registrations, OpRegistry* registry,
+    const std::string& library);
 
 // TakePendingOpRegistrations() then CommitOpRegistrations(). The taken
 // registrations are consumed even when the commit fails (a failed library is

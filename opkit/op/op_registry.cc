@@ -1,5 +1,5 @@
-// OpRegistry, OpListOpRegistry, the pending list behind REGISTER_OP, and
-// LoadOpListFromTextFile. See op_registry.h and op.h.
+// OpRegistry, OpListOpRegistry and LoadOpListFromTextFile. See
+// op_registry.h; the pending list behind REGISTER_OP is in op.cc.
 #include "opkit/op/op_registry.h"
 
 #include <unistd.h>
@@ -162,18 +162,6 @@ Status CallUserCode(const char* what, Fn&& fn) {
   }
 }
 
-// The process-wide list REGISTER_OP appends to. Leaked on purpose: static
-// initializers of other libraries may use it before or after ours run.
-struct PendingList {
-  mutex mu;
-  PendingOpRegistrations registrations OPKIT_GUARDED_BY(mu);
-};
-
-PendingList& GetPendingList() {
-  static PendingList* const list = new PendingList;
-  return *list;
-}
-
 }  // namespace
 
 // OpRegistryInterface ---------------------------------------------------------
@@ -192,13 +180,21 @@ Status OpRegistryInterface::LookUpOpDef(const std::string& op_type_name,
 // OpRegistry ------------------------------------------------------------------
 
 struct OpRegistry::State {
+  // One registered op.
+  struct Entry {
+    // unique_ptr keeps the address handed out by LookUp() stable while the
+    // map rehashes.
+    std::unique_ptr<const OpRegistrationData> data;
+    // The batch that inserted it, for RemoveBatch().
+    uint64_t batch = 0;
+  };
+
   mutable mutex mu;
-  // Owned registrations by op name. unique_ptr keeps the addresses handed
-  // out by LookUp() stable while the map rehashes. Keyed by std::string so
-  // that find() with the caller's std::string allocates nothing.
-  std::unordered_map<std::string, std::unique_ptr<const OpRegistrationData>>
-      ops OPKIT_GUARDED_BY(mu);
+  // Owned registrations by op name. Keyed by std::string so that find() with
+  // the caller's std::string allocates nothing.
+  std::unordered_map<std::string, Entry> ops OPKIT_GUARDED_BY(mu);
   OpRegistry::Watcher watcher OPKIT_GUARDED_BY(mu);
+  uint64_t next_batch OPKIT_GUARDED_BY(mu) = 1;
 };
 
 struct OpRegistry::Candidate {
@@ -250,6 +246,12 @@ Status OpRegistry::RegisterBatch(std::vector<OpRegistrationData> batch) {
 
 Status OpRegistry::RegisterBatch(
     const std::vector<OpRegistrationDataFactory>& factories) {
+  return RegisterBatch(factories, nullptr);
+}
+
+Status OpRegistry::RegisterBatch(
+    const std::vector<OpRegistrationDataFactory>& factories,
+    CommittedOpBatch* committed) {
   std::vector<Candidate> candidates(factories.size());
   for (size_t i = 0; i < factories.size(); ++i) {
     Candidate& c = candidates[i];
@@ -261,10 +263,11 @@ Status OpRegistry::RegisterBatch(
     c.status = CallUserCode("An op registration factory",
                             [&] { return factories[i](&c.data); });
   }
-  return RegisterCandidates(std::move(candidates));
+  return RegisterCandidates(std::move(candidates), committed);
 }
 
-Status OpRegistry::RegisterCandidates(std::vector<Candidate> candidates) {
+Status OpRegistry::RegisterCandidates(std::vector<Candidate> candidates,
+                                      CommittedOpBatch* committed) {
   // Checks that need no registry state run before taking the lock.
   for (Candidate& c : candidates) {
     if (c.status.ok()) c.status = ValidateOpDef(c.data.op_def);
@@ -278,13 +281,14 @@ Status OpRegistry::RegisterCandidates(std::vector<Candidate> candidates) {
     // Names this batch adds, for duplicates inside the batch.
     std::unordered_map<std::string_view, const OpRegistrationData*> added;
     std::vector<Candidate*> to_insert;
+    std::vector<Candidate*> redeclared;
     for (Candidate& c : candidates) {
       bool insert = c.status.ok();
       if (insert) {
         const std::string& name = c.data.op_def.name();
         const OpRegistrationData* existing = nullptr;
         if (auto it = state_->ops.find(name); it != state_->ops.end()) {
-          existing = it->second.get();
+          existing = it->second.data.get();
         } else if (auto it2 = added.find(name); it2 != added.end()) {
           existing = it2->second;
         }
@@ -296,8 +300,10 @@ Status OpRegistry::RegisterCandidates(std::vector<Candidate> candidates) {
                 c.data.origin.ToString(),
                 " with an identical OpDef; keeping the registration from ",
                 existing->origin.ToString()));
+            redeclared.push_back(&c);
           } else {
-            c.status = DuplicateOp(*existing, c.data);
+            c.status = WithRegistrationContext(DuplicateOp(*existing, c.data),
+                                               c.data);
           }
         }
       }
@@ -316,15 +322,27 @@ Status OpRegistry::RegisterCandidates(std::vector<Candidate> candidates) {
         to_insert.push_back(&c);
       }
     }
+    const uint64_t batch = state_->next_batch++;
     state_->ops.reserve(state_->ops.size() + to_insert.size());
     for (Candidate* c : to_insert) {
+      if (committed != nullptr) committed->registered.push_back(c->data.op_def);
       std::string name = c->data.op_def.name();
-      state_->ops.emplace(
-          std::move(name),
-          std::make_unique<const OpRegistrationData>(std::move(c->data)));
+      State::Entry entry;
+      entry.data = std::make_unique<const OpRegistrationData>(std::move(c->data));
+      entry.batch = batch;
+      state_->ops.emplace(std::move(name), std::move(entry));
     }
     if (!to_insert.empty()) {
       generation_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    if (committed != nullptr) {
+      for (Candidate* c : redeclared) {
+        committed->redeclared.push_back(std::move(c->data));
+      }
+      if (!to_insert.empty()) {
+        committed->handle =
+            RegistrationHandle([this, batch] { return RemoveBatch(batch); });
+      }
     }
   }
   for (const std::string& message : redeclarations) LOG(INFO) << message;
@@ -351,6 +369,21 @@ Status OpRegistry::Deregister(const std::vector<std::string>& op_names) {
   return OkStatus();
 }
 
+Status OpRegistry::RemoveBatch(uint64_t batch) {
+  mutex_lock lock(state_->mu);
+  size_t removed = 0;
+  for (auto it = state_->ops.begin(); it != state_->ops.end();) {
+    if (it->second.batch == batch) {
+      it = state_->ops.erase(it);
+      ++removed;
+    } else {
+      ++it;
+    }
+  }
+  if (removed > 0) generation_.fetch_add(1, std::memory_order_acq_rel);
+  return OkStatus();
+}
+
 Status OpRegistry::DeregisterLibrary(const std::string& library,
                                      std::vector<std::string>* removed) {
   if (library.empty()) {
@@ -362,7 +395,7 @@ Status OpRegistry::DeregisterLibrary(const std::string& library,
   {
     mutex_lock lock(state_->mu);
     for (auto it = state_->ops.begin(); it != state_->ops.end();) {
-      if (it->second->origin.library == library) {
+      if (it->second.data->origin.library == library) {
         names.push_back(it->first);
         it = state_->ops.erase(it);
       } else {
@@ -382,7 +415,7 @@ const OpRegistrationData* OpRegistry::LookUp(
     const std::string& op_type_name) const {
   shared_lock lock(state_->mu);
   auto it = state_->ops.find(op_type_name);
-  return it == state_->ops.end() ? nullptr : it->second.get();
+  return it == state_->ops.end() ? nullptr : it->second.data.get();
 }
 
 Status OpRegistry::LookUp(const std::string& op_type_name,
@@ -426,7 +459,7 @@ void OpRegistry::GetOpRegistrationData(
   shared_lock lock(state_->mu);
   std::vector<const OpRegistrationData*> sorted;
   sorted.reserve(state_->ops.size());
-  for (const auto& item : state_->ops) sorted.push_back(item.second.get());
+  for (const auto& item : state_->ops) sorted.push_back(item.second.data.get());
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
     return a->op_def.name() < b->op_def.name();
   });
@@ -443,7 +476,7 @@ void OpRegistry::Export(bool include_internal, OpList* ops) const {
   sorted.reserve(state_->ops.size());
   for (const auto& item : state_->ops) {
     if (include_internal || item.first.empty() || item.first[0] != '_') {
-      sorted.emplace_back(item.first, &item.second->op_def);
+      sorted.emplace_back(item.first, &item.second.data->op_def);
     }
   }
   std::sort(sorted.begin(), sorted.end());
@@ -590,99 +623,4 @@ Status LoadOpListFromTextFile(const std::string& path, OpList* op_list) {
   return OkStatus();
 }
 
-// Pending registrations -------------------------------------------------------
-
-void AddPendingOpRegistration(OpDefBuilder builder, RegistrationOrigin origin) {
-  PendingOpRegistration registration;
-  registration.op_name = builder.op_name();
-  builder.SetOrigin(origin);
-  registration.origin = std::move(origin);
-  registration.factory = [builder = std::move(builder)](
-                             OpRegistrationData* data) {
-    return builder.Finalize(data);
-  };
-  AddPendingOpRegistration(std::move(registration));
-}
-
-void AddPendingOpRegistration(PendingOpRegistration registration) {
-  PendingList& list = GetPendingList();
-  mutex_lock lock(list.mu);
-  list.registrations.push_back(std::move(registration));
-}
-
-PendingOpRegistrations TakePendingOpRegistrations() {
-  PendingList& list = GetPendingList();
-  mutex_lock lock(list.mu);
-  PendingOpRegistrations out;
-  out.swap(list.registrations);
-  return out;
-}
-
-PendingOpRegistrations TakePendingOpRegistrations(
-    const std::function<bool(const PendingOpRegistration&)>& select) {
-  if (!select) return {};
-  PendingList& list = GetPendingList();
-  mutex_lock lock(list.mu);
-  PendingOpRegistrations taken, kept;
-  for (PendingOpRegistration& registration : list.registrations) {
-    (select(registration) ? taken : kept).push_back(std::move(registration));
-  }
-  list.registrations.swap(kept);
-  return taken;
-}
-
-size_t NumPendingOpRegistrations() {
-  PendingList& list = GetPendingList();
-  mutex_lock lock(list.mu);
-  return list.registrations.size();
-}
-
-Status CommitOpRegistrations(PendingOpRegistrations registrations,
-                             OpRegistry* registry, const std::string& library) {
-  if (registry == nullptr) {
-    return errors::InvalidArgument(
-        "CommitOpRegistrations needs a registry to commit ",
-        registrations.size(), " op registration(s) into; got null");
-  }
-  std::vector<OpRegistrationDataFactory> factories;
-  factories.reserve(registrations.size());
-  for (PendingOpRegistration& registration : registrations) {
-    factories.push_back(
-        [registration = std::move(registration), &library](
-            OpRegistrationData* data) -> Status {
-          Status s = registration.factory
-                         ? registration.factory(data)
-                         : errors::InvalidArgument(
-                               "Pending op registration has no factory");
-          // Whatever the factory did, messages should name the op and the
-          // place REGISTER_OP was written.
-          if (data->op_def.name().empty()) {
-            data->op_def.set_name(registration.op_name);
-          }
-          if (data->origin.file.empty()) {
-            data->origin.file = registration.origin.file;
-            data->origin.line = registration.origin.line;
-          }
-          data->origin.library =
-              library.empty() ? registration.origin.library : library;
-          return s;
-        });
-  }
-  return registry->RegisterBatch(factories);
-}
-
-Status CommitPendingOpRegistrations(OpRegistry* registry,
-                                    const std::string& library) {
-  return CommitOpRegistrations(TakePendingOpRegistrations(), registry,
-                               library);
-}
-
-namespace register_op {
-
-OpDefBuilderReceiver::OpDefBuilderReceiver(
-    const OpDefBuilderWrapper<true>& wrapper) {
-  AddPendingOpRegistration(wrapper.builder(), wrapper.origin());
-}
-
-}  // namespace register_op
 }  // namespace opkit

@@ -25,7 +25,9 @@
 //     the first registration (its shape function and origin) is kept.
 //   - A batch (what one library registers) lands whole or not at all: the
 //     first failing registration's Status is returned and the registry is as
-//     it was before the call.
+//     it was before the call. A batch committed with a CommittedOpBatch can
+//     be removed again, exactly, through its handle (Note [Registration
+//     batches] in core/registration_batch.h).
 //   - Every change (register, deregister) bumps generation(), so caches keyed
 //     on looked-up pointers can notice and look up again.
 //
@@ -43,6 +45,7 @@
 #include <vector>
 
 #include "opkit/core/export.h"
+#include "opkit/core/registration_batch.h"
 #include "opkit/core/status.h"
 #include "opkit/core/statusor.h"
 #include "opkit/op/op_def_builder.h"
@@ -72,6 +75,22 @@ class OPKIT_EXPORT OpRegistryInterface {
 // Fills an OpRegistrationData (normally OpDefBuilder::Finalize); a non-OK
 // return means the registration is invalid.
 using OpRegistrationDataFactory = std::function<Status(OpRegistrationData*)>;
+
+// What one batch that landed in an OpRegistry registered
+// (OpRegistry::RegisterBatch with this output, CommitOpBatch in op.h).
+struct CommittedOpBatch {
+  // Removes exactly the ops of `registered` (Note [Registration batches] in
+  // core/registration_batch.h); destroying it removes them too, so hold it
+  // (or Detach() it) for as long as they should stay. Empty when the batch
+  // inserted nothing.
+  RegistrationHandle handle;
+  // The OpDefs the batch inserted, in batch order.
+  std::vector<OpDef> registered;
+  // The batch's registrations of ops that were registered already with an
+  // identical OpDef: not inserted (the first registration is kept), and
+  // kept here so that the caller can register one when the first goes.
+  std::vector<OpRegistrationData> redeclared;
+};
 
 // The registry of ops. See the file comment and Note [Op registration rules].
 class OPKIT_EXPORT OpRegistry : public OpRegistryInterface {
@@ -108,6 +127,10 @@ class OPKIT_EXPORT OpRegistry : public OpRegistryInterface {
   Status RegisterBatch(std::vector<OpRegistrationData> batch);
   // As above, running each factory first (outside the lock).
   Status RegisterBatch(const std::vector<OpRegistrationDataFactory>& factories);
+  // As above; on success `*committed` (not null) says what the batch
+  // registered and holds the handle that removes exactly that.
+  Status RegisterBatch(const std::vector<OpRegistrationDataFactory>& factories,
+                       CommittedOpBatch* committed);
 
   // Removes the named ops, all or none: NotFound listing the names that are
   // not registered. Pointers from LookUp() for them become invalid.
@@ -155,7 +178,10 @@ class OPKIT_EXPORT OpRegistry : public OpRegistryInterface {
   // The lock, the map and the watcher; defined in op_registry.cc so that the
   // container choice stays out of this header.
   struct State;
-  Status RegisterCandidates(std::vector<Candidate> candidates);
+  Status RegisterCandidates(std::vector<Candidate> candidates,
+                            CommittedOpBatch* committed = nullptr);
+  // Removes the ops batch `batch` inserted that are still registered.
+  Status RemoveBatch(uint64_t batch);
   Status NotFound(const std::string& op_type_name) const;
 
   const std::unique_ptr<State> state_;

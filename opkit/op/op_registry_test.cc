@@ -45,6 +45,7 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -619,6 +620,71 @@ TEST(RegisterOpTest, CommitIntoATestRegistry) {
   std::vector<std::string> removed;
   OPKIT_ASSERT_OK(registry.DeregisterLibrary("/tmp/libt.so", &removed));
   EXPECT_EQ(removed.size(), 3u);
+}
+
+// Note [Registration batches]: a committed batch's handle removes exactly
+// the ops that batch inserted.
+TEST(RegisterOpTest, BatchHandleRemovesExactlyTheOpsItInserted) {
+  OpRegistry registry;
+  OPKIT_ASSERT_OK(registry.Register(SimpleOp("Before", {"before.cc", 1, ""})));
+  auto pending = [](const std::string& name, int line) {
+    return PendingOpRegistration{
+        name, RegistrationOrigin{"batch.cc", line, ""},
+        [name](OpRegistrationData* data) {
+          *data = SimpleOp(name);
+          return OkStatus();
+        }};
+  };
+  PendingOpRegistrations batch;
+  batch.push_back(pending("Mine", 1));
+  batch.push_back(pending("Before", 2));  // Identical: kept from before.cc.
+  batch.push_back(pending("MineToo", 3));
+  StatusOr<CommittedOpBatch> committed =
+      CommitOpBatch(std::move(batch), &registry, "libmine.so");
+  OPKIT_ASSERT_OK(committed);
+  std::vector<std::string> registered;
+  for (const OpDef& def : committed->registered) registered.push_back(def.name());
+  EXPECT_THAT(registered, ElementsAre("Mine", "MineToo"));
+  ASSERT_EQ(committed->redeclared.size(), 1u);
+  EXPECT_EQ(committed->redeclared[0].op_def.name(), "Before");
+  EXPECT_EQ(committed->redeclared[0].origin.ToString(), "batch.cc:2 in libmine.so");
+  OPKIT_ASSERT_OK(registry.Register(SimpleOp("After", {"after.cc", 1, "libmine.so"})));
+  EXPECT_EQ(registry.size(), 4u);
+
+  OPKIT_ASSERT_OK(committed->handle.Remove());
+  EXPECT_EQ(registry.LookUp("Mine"), nullptr);
+  EXPECT_EQ(registry.LookUp("MineToo"), nullptr);
+  ASSERT_NE(registry.LookUp("Before"), nullptr);
+  EXPECT_EQ(registry.LookUp("Before")->origin.file, "before.cc");
+  EXPECT_NE(registry.LookUp("After"), nullptr);
+  EXPECT_EQ(registry.size(), 2u);
+
+  // Destroying a handle removes its batch; a failed commit yields none and
+  // changes nothing.
+  {
+    PendingOpRegistrations scoped;
+    scoped.push_back(pending("Scoped", 4));
+    StatusOr<CommittedOpBatch> handle = CommitOpBatch(std::move(scoped), &registry, "");
+    OPKIT_ASSERT_OK(handle);
+    EXPECT_NE(registry.LookUp("Scoped"), nullptr);
+  }
+  EXPECT_EQ(registry.LookUp("Scoped"), nullptr);
+  PendingOpRegistrations failing;
+  failing.push_back(pending("Fresh", 5));
+  failing.push_back(PendingOpRegistration{"After", {"batch.cc", 6, ""},
+                                          [](OpRegistrationData* data) {
+                                            *data = MakeOp({"After", {}, {}, {"y: int32"}});
+                                            return OkStatus();
+                                          }});
+  const uint64_t generation = registry.generation();
+  EXPECT_THAT(CommitOpBatch(std::move(failing), &registry, "").status(),
+              StatusIs(error::ALREADY_EXISTS,
+                       AllOf(HasSubstr("after.cc:1 in libmine.so"),
+                             HasSubstr("in the registration of op 'After' at batch.cc:6"))));
+  EXPECT_EQ(registry.LookUp("Fresh"), nullptr);
+  EXPECT_EQ(registry.generation(), generation);
+  EXPECT_THAT(CommitOpBatch({}, nullptr, "").status(),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("got null")));
 }
 
 TEST(RegisterOpTest, ReceiverAndPendingListCanBeDrivenDirectly) {

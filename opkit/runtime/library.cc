@@ -1,7 +1,7 @@
+// LoadOpLibrary, OpLibrary and CloseUnusedOpLibraries; see library.h and
+// its Notes.
 #include "opkit/runtime/library.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -14,15 +14,14 @@
 
 #include "opkit/core/abi.h"
 #include "opkit/core/env.h"
+#include "opkit/core/registration_batch.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
 #include "opkit/op/internal/hash.h"
-#include "opkit/kernel/kernel_def_builder.h"
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/op.h"
-#include "opkit/op/op_def_util.h"
 #include "opkit/op/op_registry.h"
 
 namespace opkit {
@@ -47,6 +46,10 @@ struct LoadedLibrary {
   // Shared libraries the load brought in that stay loaded for good (Note
   // [Library dependencies]).
   std::vector<std::string> kept_dependencies;
+  // What the library registered (Note [Registration batches] in
+  // core/registration_batch.h): removing them removes exactly that.
+  RegistrationHandle op_registrations;
+  RegistrationHandle kernel_registrations;
   bool loaded = false;
   // Given to every kernel registration (and from there to every kernel
   // instance); when the last reference goes the mapping is queued for
@@ -108,10 +111,10 @@ size_t CloseQueued() {
     mappings.swap(queue.mappings);
   }
   for (const auto& m : mappings) {
-    if (dlclose(m->handle) != 0) {
-      const char* err = dlerror();
+    Status closed = UnloadDynamicLibrary(m->handle);
+    if (!closed.ok()) {
       LOG(WARNING) << "Closing op library '" << m->path
-                   << "' failed: " << (err ? err : "unknown error");
+                   << "' failed: " << closed.message();
     } else {
       VLOG(1) << "Closed op library '" << m->path << "'";
     }
@@ -126,44 +129,42 @@ Status LibraryError(const std::string& path, const Status& cause) {
                        " The op and kernel registries are unchanged."));
 }
 
-// The path of the object that defines `address`, or "".
-std::string ObjectDefining(const void* address) {
-  Dl_info info;
-  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
-  return info.dli_fname;
-}
-
-std::string ObjectOfHandle(void* handle) {
-  struct link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
-      map->l_name == nullptr) {
-    return "";
+// The object's own opkit_abi_version (defined by the object itself, not by
+// one it links), or null.
+const unsigned* OwnAbiVersion(void* handle) {
+  void* symbol = nullptr;
+  if (!GetSymbolFromLibrary(handle, "opkit_abi_version", &symbol).ok() ||
+      symbol == nullptr ||
+      DynamicLibraryContaining(symbol) != DynamicLibraryPath(handle)) {
+    return nullptr;
   }
-  return map->l_name;
+  return static_cast<const unsigned*>(symbol);
 }
 
-// The paths of the shared objects mapped in the process.
-std::vector<std::string> MappedObjects() {
-  std::vector<std::string> objects;
-  dl_iterate_phdr(
-      [](struct dl_phdr_info* info, size_t, void* data) {
-        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') {
-          static_cast<std::vector<std::string>*>(data)->push_back(info->dlpi_name);
-        }
-        return 0;
-      },
-      &objects);
-  return objects;
+// A new handle on the object at `path` if it is mapped already, else null;
+// `never_unload` marks it so for good (Note [Library dependencies]).
+void* MappedHandle(const std::string& path, bool never_unload = false) {
+  DynamicLibraryOptions options;
+  options.only_if_loaded = true;
+  options.never_unload = never_unload;
+  void* handle = nullptr;
+  if (!LoadDynamicLibrary(path, options, &handle).ok()) return nullptr;
+  return handle;
+}
+
+// Closes a handle from MappedHandle(), which cannot unmap the object.
+void CloseMappedHandle(void* handle) {
+  Status s = UnloadDynamicLibrary(handle);
+  if (!s.ok()) VLOG(1) << s;
 }
 
 // True when the object at `path` (mapped) was built against opkit's headers:
 // it defines opkit_abi_version itself.
 bool IsOpkitObject(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  void* handle = MappedHandle(path);
   if (handle == nullptr) return false;
-  const void* symbol = dlsym(handle, "opkit_abi_version");
-  const bool own = symbol != nullptr && ObjectDefining(symbol) == ObjectOfHandle(handle);
-  dlclose(handle);
+  const bool own = OwnAbiVersion(handle) != nullptr;
+  CloseMappedHandle(handle);
   return own;
 }
 
@@ -180,27 +181,26 @@ std::vector<std::string> KeepNewDependencies(const std::vector<std::string>& bef
         IsOpkitObject(path)) {
       continue;
     }
-    // RTLD_NOLOAD | RTLD_NODELETE sets the flag on the mapped object; it
-    // outlasts this handle.
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    // The never-unload mark is set on the mapped object; it outlasts this
+    // handle.
+    void* handle = MappedHandle(path, /*never_unload=*/true);
     if (handle == nullptr) continue;
-    dlclose(handle);
+    CloseMappedHandle(handle);
     kept.push_back(path);
   }
   return kept;
 }
 
 Status CheckAbi(void* handle) {
-  dlerror();
-  const void* symbol = dlsym(handle, "opkit_abi_version");
-  if (symbol == nullptr || ObjectDefining(symbol) != ObjectOfHandle(handle)) {
+  const unsigned* own = OwnAbiVersion(handle);
+  if (own == nullptr) {
     return errors::InvalidArgument(
         "it does not define opkit_abi_version, so it was not built against "
         "opkit's headers (every op library includes opkit/op/op.h or "
         "op_kernel.h, or their tensorflow/ equivalents). Build it with "
         "opkit_add_op_library() or `opkit-config --cflags --ldflags`.");
   }
-  const unsigned version = *static_cast<const unsigned*>(symbol);
+  const unsigned version = *own;
   if (version != OPKIT_ABI_VERSION) {
     return errors::InvalidArgument(
         "it was built against opkit ABI version ", version,
@@ -230,112 +230,6 @@ Status CopyToPrivateFile(const std::string& path, const std::string& contents,
   return WriteStringToFile(*copy, contents);
 }
 
-std::string KernelName(const KernelDef& def, const std::string& class_name,
-                       const RegistrationOrigin& origin) {
-  return StrCat("'", class_name.empty() ? def.op() : class_name, "' (",
-                origin.ToString(), ")");
-}
-
-std::string OverlapSummary(const KernelDef& a, const KernelDef& b) {
-  std::string out;
-  for (const auto& ca : a.constraint()) {
-    for (const auto& cb : b.constraint()) {
-      if (ca.name() != cb.name()) continue;
-      std::vector<std::string> common;
-      for (int t : ca.allowed_values().list().type()) {
-        const auto& other = cb.allowed_values().list().type();
-        if (std::find(other.begin(), other.end(), t) != other.end()) {
-          common.push_back(DataTypeString(static_cast<DataType>(t)));
-        }
-      }
-      if (common.empty()) continue;
-      out += StrCat(out.empty() ? "" : ", ", ca.name(), " in {",
-                StrJoin(common, ", "), "}");
-    }
-  }
-  return out.empty() ? "any attrs" : out;
-}
-
-// A kernel of the batch that would tie with a registered kernel (or another
-// kernel of the batch) for some node: the error TensorFlow gives only when
-// such a node runs, given at load time instead.
-Status CheckNoAmbiguity(const std::vector<PendingKernelRegistration>& batch,
-                        const KernelRegistry& kernels) {
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const KernelRegistration& k = batch[i].registration;
-    std::vector<KernelRegistration> others =
-        kernels.GetRegistrationsForOp(k.def.op());
-    for (size_t j = 0; j < i; ++j) {
-      if (batch[j].registration.def.op() == k.def.op()) {
-        others.push_back(batch[j].registration);
-      }
-    }
-    for (const KernelRegistration& e : others) {
-      if (e.def.device_type() != k.def.device_type() ||
-          e.def.label() != k.def.label() ||
-          e.def.priority() != k.def.priority() ||
-          !KernelConstraintsOverlap(k.def, e.def)) {
-        continue;
-      }
-      return errors::InvalidArgument(
-          "its kernel ", KernelName(k.def, k.kernel_class_name, k.origin),
-          " would make kernel selection ambiguous. Multiple OpKernel "
-          "registrations match NodeDef-s of op '", k.def.op(), "' on device '",
-          k.def.device_type(), "' with ", OverlapSummary(k.def, e.def), ": it and ",
-          KernelName(e.def, e.kernel_class_name, e.origin),
-          " both have label '", k.def.label(), "' and priority ",
-          k.def.priority(),
-          ". To replace the registered kernel, give the library's kernel a "
-          "higher priority (.Priority(", k.def.priority() + 1,
-          ") in its REGISTER_KERNEL_BUILDER); or unregister the registered "
-          "one first (KernelRegistry::Unregister(KernelFilter().Op(\"",
-          k.def.op(), "\").Device(\"", k.def.device_type(),
-          "\"))) and load the library again; or give it a distinct Label().");
-    }
-  }
-  return OkStatus();
-}
-
-// Runs the pending op factories. Ops already registered with an identical
-// OpDef go to `shared`; the rest to `fresh`.
-Status PrepareOps(PendingOpRegistrations pending, const std::string& library,
-                  const OpRegistry& ops, std::vector<OpRegistrationData>* fresh,
-                  std::vector<OpRegistrationData>* shared) {
-  for (PendingOpRegistration& p : pending) {
-    OpRegistrationData data;
-    Status s = p.factory ? p.factory(&data)
-                         : errors::InvalidArgument("no factory");
-    if (data.op_def.name().empty()) data.op_def.set_name(p.op_name);
-    data.origin = p.origin;
-    data.origin.library = library;
-    if (!s.ok()) {
-      return Status(s.code(), StrCat("op '", p.op_name, "' (",
-                                     p.origin.ToString(), "): ", s.message()));
-    }
-    const OpRegistrationData* existing = ops.LookUp(data.op_def.name());
-    if (existing == nullptr) {
-      fresh->push_back(std::move(data));
-      continue;
-    }
-    if (OpDefEqual(existing->op_def, data.op_def)) {
-      LOG(INFO) << "Op library '" << library << "' declares op '"
-                << data.op_def.name() << "' (" << p.origin.ToString()
-                << ") exactly as " << existing->origin.ToString()
-                << " already registered it; keeping the registered one.";
-      shared->push_back(std::move(data));
-      continue;
-    }
-    return errors::AlreadyExists(
-        "it declares op '", data.op_def.name(), "' (", p.origin.ToString(),
-        ") as ", SummarizeOpDef(data.op_def), ", but ",
-        existing->origin.ToString(), " already registered it as ",
-        SummarizeOpDef(existing->op_def),
-        ". Rename the library's op, or unload the library that registered "
-        "the other one first.");
-  }
-  return OkStatus();
-}
-
 // Puts back pending registrations that were not this library's (from a
 // plain dlopen() by someone else), so they stay pending.
 void RestoreStray(PendingOpRegistrations ops,
@@ -358,8 +252,8 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   // dlopen(); load the new one from a private copy instead.
   std::string open_path = resolved;
   std::string private_copy;
-  if (void* old = dlopen(resolved.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    dlclose(old);
+  if (void* old = MappedHandle(resolved)) {
+    CloseMappedHandle(old);
     OPKIT_RETURN_IF_ERROR(CopyToPrivateFile(resolved, contents, &private_copy));
     open_path = private_copy;
     LOG(INFO) << "An earlier build of op library '" << resolved
@@ -369,10 +263,9 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   PendingOpRegistrations stray_ops = TakePendingOpRegistrations();
   std::vector<PendingKernelRegistration> stray_kernels =
       TakePendingKernelRegistrations();
-  const std::vector<std::string> mapped_before = MappedObjects();
-  dlerror();
-  void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  const char* dl_error = handle == nullptr ? dlerror() : nullptr;
+  const std::vector<std::string> mapped_before = LoadedDynamicLibraries();
+  void* handle = nullptr;
+  Status opened = LoadDynamicLibrary(open_path, &handle);
   if (!private_copy.empty()) unlink(private_copy.c_str());
   // Whatever the library's initializers registered, it is taken now, so a
   // failed load leaves nothing pending behind.
@@ -380,20 +273,7 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   std::vector<PendingKernelRegistration> pending_kernels =
       TakePendingKernelRegistrations();
   RestoreStray(std::move(stray_ops), std::move(stray_kernels));
-  if (handle == nullptr) {
-    std::string reason = dl_error ? dl_error : "unknown dlopen error";
-    if (reason.find("undefined symbol") != std::string::npos) {
-      reason += StrCat(
-                ". A missing opkit symbol means the library was built against "
-                "another opkit version; otherwise link the library it comes "
-                "from, or put it on LD_LIBRARY_PATH.");
-    } else {
-      reason += StrCat(". Check that it is a shared library built for this "
-                         "machine, and that the libraries it needs are on the "
-                         "library path.");
-    }
-    return errors::InvalidArgument(reason);
-  }
+  OPKIT_RETURN_IF_ERROR(opened);
 
   auto lib = std::make_shared<LoadedLibrary>();
   lib->path = resolved;
@@ -401,43 +281,32 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   lib->owner = MakeOwner(handle, resolved);
   OPKIT_RETURN_IF_ERROR(CheckAbi(handle));
 
-  std::vector<OpRegistrationData> fresh;
-  OPKIT_RETURN_IF_ERROR(
-      PrepareOps(std::move(pending_ops), resolved, *ops, &fresh, &lib->shared_ops));
+  KernelList kernel_list;
   for (PendingKernelRegistration& k : pending_kernels) {
     k.registration.owner = lib->owner;
-  }
-
-  std::vector<OpDef> fresh_defs;
-  for (const OpRegistrationData& d : fresh) fresh_defs.push_back(d.op_def);
-  OPKIT_RETURN_IF_ERROR(ops->RegisterBatch(std::move(fresh)));
-  // The ops are in; from here a failure takes them out again.
-  Status s = CheckNoAmbiguity(pending_kernels, *kernels);
-  KernelList kernel_list;
-  for (const PendingKernelRegistration& k : pending_kernels) {
     *kernel_list.add_kernel() = k.registration.def;
   }
-  if (s.ok()) {
-    KernelBatchId batch = 0;
-    s = kernels->CommitPending(std::move(pending_kernels), resolved, &batch);
-  }
-  if (!s.ok()) {
-    Status rollback = ops->DeregisterLibrary(resolved);
-    if (!rollback.ok()) {
-      LOG(ERROR) << "Rolling back the ops of '" << resolved
-                 << "' failed: " << rollback;
-    }
-    return s;
-  }
+  // The ops, then the kernels, each batch all or nothing (Note [Registration
+  // batches]); should the kernels fail, `committed_ops` going out of scope
+  // takes the ops out again.
+  OPKIT_ASSIGN_OR_RETURN(CommittedOpBatch committed_ops,
+                         CommitOpBatch(std::move(pending_ops), ops, resolved));
+  OPKIT_ASSIGN_OR_RETURN(
+      lib->kernel_registrations,
+      kernels->CommitBatch(std::move(pending_kernels), resolved));
+  lib->op_registrations = std::move(committed_ops.handle);
 
-  for (OpDef& def : fresh_defs) *lib->op_list.add_op() = std::move(def);
-  for (const OpRegistrationData& d : lib->shared_ops) {
+  for (OpDef& def : committed_ops.registered) {
+    *lib->op_list.add_op() = std::move(def);
+  }
+  for (const OpRegistrationData& d : committed_ops.redeclared) {
     *lib->op_list.add_op() = d.op_def;
     lib->shared_op_names.push_back(d.op_def.name());
   }
+  lib->shared_ops = std::move(committed_ops.redeclared);
   lib->kernel_list = std::move(kernel_list);
   lib->kept_dependencies = KeepNewDependencies(
-      mapped_before, MappedObjects(), ObjectOfHandle(handle));
+      mapped_before, LoadedDynamicLibraries(), DynamicLibraryPath(handle));
   lib->loaded = true;
   LOG(INFO) << "Loaded op library '" << resolved << "': "
             << lib->op_list.op_size() << " op(s), "
@@ -499,26 +368,34 @@ Status OpLibrary::Unload() {
     return errors::FailedPrecondition("Op library '", lib.path,
                                       "' is already unloaded");
   }
-  OpRegistry* ops = OpRegistry::Global();
-  OPKIT_RETURN_IF_ERROR(KernelRegistry::Global()->RemoveLibrary(lib.path));
-  std::vector<std::string> removed;
-  OPKIT_RETURN_IF_ERROR(ops->DeregisterLibrary(lib.path, &removed));
+  OPKIT_RETURN_IF_ERROR(lib.kernel_registrations.Remove());
+  OPKIT_RETURN_IF_ERROR(lib.op_registrations.Remove());
   lib.loaded = false;
   auto& all = loader.loaded;
   all.erase(std::remove(all.begin(), all.end(), state_), all.end());
 
   // Another loaded library that declared one of the removed ops identically
   // keeps it registered, now under its own name.
-  for (const std::string& name : removed) {
+  OpRegistry* ops = OpRegistry::Global();
+  for (const OpDef& removed : lib.op_list.op()) {
+    const std::string& name = removed.name();
+    if (ops->LookUp(name) != nullptr) continue;  // Not this library's.
     for (const auto& other : all) {
       auto it = std::find_if(
           other->shared_ops.begin(), other->shared_ops.end(),
           [&](const OpRegistrationData& d) { return d.op_def.name() == name; });
       if (it == other->shared_ops.end()) continue;
-      Status s = ops->Register(*it);
+      CommittedOpBatch taken;
+      Status s = ops->RegisterBatch(
+          {[data = *it](OpRegistrationData* out) {
+            *out = data;
+            return OkStatus();
+          }},
+          &taken);
       if (s.ok()) {
         LOG(INFO) << "Op '" << name << "' stays registered, now from '"
                   << other->path << "'";
+        other->op_registrations.Merge(std::move(taken.handle));
         other->shared_ops.erase(it);
       } else {
         LOG(ERROR) << "Op '" << name << "' from '" << other->path

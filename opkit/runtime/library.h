@@ -18,14 +18,16 @@
 //      committed first and serializes loads, so what is pending afterwards is
 //      exactly this library's.
 //   3. Checks the library's opkit_abi_version (core/abi.h).
-//   4. Commits its ops, then its kernels, as one batch: all of it lands or
-//      none. It fails, leaving both registries as they were and closing the
-//      library, on a failed dlopen (with dlerror's text), an ABI mismatch, a
-//      bad op spec, an op whose name is taken by a different OpDef, a kernel
-//      for an unknown op or with a bad constraint, and a kernel that would
-//      make selection ambiguous (same op, device, label and priority as a
-//      registered kernel, with overlapping type constraints; TensorFlow
-//      accepts that and fails every later run of the op). An op re-declared
+//   4. Commits its ops, then its kernels, each as a batch (Note
+//      [Registration batches] in core/registration_batch.h): all of it lands
+//      or none. It fails, leaving both registries as they were and closing
+//      the library, on a failed dlopen (with dlerror's text), an ABI
+//      mismatch, a bad op spec, an op whose name is taken by a different
+//      OpDef, a kernel for an unknown op or with a bad constraint, and a
+//      kernel that would make selection ambiguous (Note [Kernel ambiguity]
+//      in kernel/kernel_registry.h: same op, device, label and priority as a
+//      registered kernel, with overlapping constraints; TensorFlow accepts
+//      that and fails every later run of the op). An op re-declared
 //      with an identical OpDef (two plugins bundling the same op) is kept
 //      once and logged; when its first owner is unloaded, the other
 //      library's registration takes over.
@@ -48,9 +50,9 @@
 // process (or building it against opkit).
 //
 // Note [Library unloading]
-// OpLibrary::Unload() removes the library's ops and kernels (nothing new
-// selects them; kernel caches see the registry generation move and
-// re-select) and then closes the library once the last kernel instance made
+// OpLibrary::Unload() removes the library's ops and kernels, exactly what
+// its batches registered, through their handles (nothing new selects them;
+// kernel caches see the registry generation move and re-select) and then closes the library once the last kernel instance made
 // from it is destroyed: every kernel holds a reference (Note [Kernel
 // keep-alive] in op_kernel.h). A reference dropped inside a kernel's
 // destructor cannot unmap the code it is running, so such a close is

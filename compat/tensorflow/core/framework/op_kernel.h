@@ -2,7 +2,9 @@
 // OpKernelContext, REGISTER_KERNEL_BUILDER and the OP_REQUIRES macros
 // (opkit/kernel/op_kernel.h), plus what TensorFlow's op_kernel.h brings
 // with it: REGISTER_OP, Tensor, the types, Status and errors::, logging,
-// mutex and DeviceBase.
+// mutex and DeviceBase, and the kernel lookups it declares (FindKernelDef,
+// SupportedDeviceTypesForNode, KernelsRegisteredForOp, ...;
+// opkit/kernel/kernel_selection.h).
 //
 //   #include "tensorflow/core/framework/op_kernel.h"
 //   using namespace tensorflow;
@@ -32,6 +34,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 
+#include "opkit/kernel/kernel_selection.h"
 #include "opkit/kernel/op_kernel.h"
 #include "tensorflow/core/framework/allocator.h"
 #include "tensorflow/core/framework/device_base.h"
