@@ -56,6 +56,7 @@
 #include "opkit/op/node_def_util.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/graph/graph.h"
+#include "opkit/runtime/kernel_cache.h"
 
 namespace opkit {
 namespace {
@@ -160,10 +161,15 @@ struct TaggedNode {
   bool dead;
 };
 
-// The kernels of one registry generation.
+// The kernels of one registry generation, one per item (Note [Kernel cache
+// generations]): the set is current while the registry's generation is the
+// one read before its first selection.
 struct KernelSet {
   uint64_t generation = 0;
-  std::vector<std::unique_ptr<OpKernel>> kernels;
+  std::vector<CachedKernel> cached;
+  // Per item, for the step loop: cached[i].kernel() and whether it is
+  // expensive, packed densely.
+  std::vector<OpKernel*> kernels;
   std::vector<char> expensive;
 };
 
@@ -518,25 +524,27 @@ StatusOr<std::shared_ptr<KernelSet>> Executor::Impl::CreateKernels(
     uint64_t generation) const {
   auto set = std::make_shared<KernelSet>();
   set->generation = generation;
+  set->cached.reserve(items.size());
   set->kernels.resize(items.size());
   set->expensive.resize(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
     const Node& node = *items[i].node;
-    Device* device = devices[items[i].device];
-    const DeviceType type(device->device_type());
-    KernelSelection selection;
-    Status s = registry->FindKernel(type, node.def(), &selection);
+    CachedKernel& cached = set->cached.emplace_back(
+        registry, devices[items[i].device], node.properties(), graph->version());
+    Status s = cached.Refresh();
     if (!s.ok()) return AttachDef(s, node.def());
-    s = CreateOpKernel(selection, type, device, nullptr, node.properties(),
-                       graph->version(), &set->kernels[i]);
-    if (!s.ok()) return AttachDef(s, node.def());
-    set->expensive[i] = set->kernels[i]->IsExpensive() ? 1 : 0;
+    set->kernels[i] = cached.kernel();
+    set->expensive[i] = cached.kernel()->IsExpensive() ? 1 : 0;
   }
   return set;
 }
 
 StatusOr<std::shared_ptr<KernelSet>> Executor::Impl::CurrentKernels() {
   const uint64_t generation = registry->generation();
+  {
+    shared_lock l(kernels_mu);
+    if (kernels != nullptr && kernels->generation == generation) return kernels;
+  }
   mutex_lock l(kernels_mu);
   if (kernels != nullptr && kernels->generation == generation) return kernels;
   // Note [Kernel replacement]: the registry changed; select every kernel
@@ -963,7 +971,7 @@ bool Executor::Impl::Step::Process(const TaggedNode& tn, ReadyQueue* queue) {
     NodeDone(tn, nullptr, true, OkStatus(), queue, start_ns);
     return true;
   }
-  OpKernel* kernel = kernels_->kernels[tn.item].get();
+  OpKernel* kernel = kernels_->kernels[tn.item];
   AsyncOpKernel* async = kernel->AsAsync();
 
   // Per-thread scratch for synchronous calls: no allocation per node once
