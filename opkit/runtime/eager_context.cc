@@ -1,3 +1,5 @@
+// EagerContext and PreparedOp: attr inference from inputs, the kernel cache
+// keyed by call (Note [Eager call key]) and running a kernel on tensors.
 #include "opkit/runtime/eager_context.h"
 
 #include <cstring>
