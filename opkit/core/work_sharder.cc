@@ -1,3 +1,4 @@
+// Shard: split a loop over [0, total) across a thread pool by cost per unit.
 #include "opkit/core/work_sharder.h"
 
 #include <algorithm>
@@ -6,11 +7,6 @@
 #include "opkit/core/mutex.h"
 
 namespace opkit {
-namespace {
-// Below this much work (cost units) a split does not pay for scheduling.
-constexpr int64_t kMinCostPerShard = 10000;
-}  // namespace
-
 void Shard(int max_parallelism, ThreadPool* workers, int64_t total,
            int64_t cost_per_unit,
            const std::function<void(int64_t, int64_t)>& work) {
@@ -30,6 +26,10 @@ void Shard(int max_parallelism, ThreadPool* workers, int64_t total,
   const int64_t by_cost = std::max<int64_t>(
       1, static_cast<int64_t>(total * static_cast<double>(cost_per_unit) / kMinCostPerShard));
   const int64_t num_shards = std::min<int64_t>({max_parallelism, by_cost, total});
+  if (num_shards == 1) {
+    work(0, total);
+    return;
+  }
   const int64_t block = (total + num_shards - 1) / num_shards;
   mutex mu;
   condition_variable cv;

@@ -16,6 +16,10 @@
 
 namespace opkit {
 
+// Work (`total * cost_per_unit`) up to this runs inline: a split would not
+// pay for the scheduling. Shards are at least this big.
+inline constexpr int64_t kMinCostPerShard = 10000;
+
 // Calls `work(begin, end)` over disjoint ranges covering [0, total), using at
 // most `max_parallelism` threads of `workers` (the calling thread included)
 // and splitting only where the work (`total * cost_per_unit`) pays for the

@@ -29,10 +29,9 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/status.h"
-#include "opkit/core/threadpool.h"
-#include "opkit/core/work_sharder.h"
 #include "opkit/device/device.h"
 #include "opkit/kernel/op_kernel_context.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/tensor_shape.h"
 #include "opkit/tensor/types.h"
@@ -171,11 +170,12 @@ void StridedCopyImpl(const char* src, char* dst, const std::vector<CopyDim>& dim
 // negative, destination strides must not alias two box elements). `src` and
 // `dst` point at the box's first element. Requires every addressed element
 // to lie inside its buffer and `dtype` to have element storage (see
-// VisitElements); an empty box copies nothing. With a `pool`, a large box
-// is split along its outermost dimension across the pool's threads.
+// VisitElements); an empty box copies nothing. A large box is split along
+// its outermost dimension across the intra-op pool of `ctx`'s device (Shard
+// in kernel_shard.h); without `ctx`, it is copied inline.
 inline void StridedCopy(DataType dtype, const void* src, const int64_t* src_strides,
                         void* dst, const int64_t* dst_strides, const int64_t* dims,
-                        int rank, ThreadPool* pool = nullptr) {
+                        int rank, OpKernelContext* ctx = nullptr) {
   for (int i = 0; i < rank; ++i) {
     if (dims[i] == 0) return;
   }
@@ -184,14 +184,14 @@ inline void StridedCopy(DataType dtype, const void* src, const int64_t* src_stri
   char* d = static_cast<char*>(dst);
   VisitElements(dtype, [&](auto elements) {
     using E = decltype(elements);
-    if (pool == nullptr || box.empty()) {
+    if (box.empty()) {
       StridedCopyImpl<E>(s, d, box);
       return;
     }
     int64_t per_outer = 1;
     for (size_t k = 1; k < box.size(); ++k) per_outer *= box[k].size;
     // Cost in bytes moved per outer index; Shard runs small copies inline.
-    Shard(pool->NumThreads(), pool, box[0].size, per_outer * E::kSize,
+    Shard(ctx, box[0].size, per_outer * E::kSize,
           [&](int64_t begin, int64_t end) {
             std::vector<CopyDim> part = box;
             part[0].size = end - begin;
@@ -199,11 +199,6 @@ inline void StridedCopy(DataType dtype, const void* src, const int64_t* src_stri
                                d + begin * box[0].dst_stride * E::kSize, part);
           });
   });
-}
-
-// The device's intra-op pool for large copies, or nullptr.
-inline ThreadPool* CopyPool(OpKernelContext* ctx) {
-  return ctx->device() == nullptr ? nullptr : ctx->device()->intra_op_thread_pool();
 }
 
 // Row-major strides (in elements) of `shape`.

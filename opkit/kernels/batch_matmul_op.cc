@@ -215,7 +215,7 @@ class BatchMatMulV2Op : public OpKernel {
         return;
       }
     }
-    internal::CpuParallelFor(ctx, batches, cost, [&](int64_t begin, int64_t end) {
+    Shard(ctx, batches, cost, [&](int64_t begin, int64_t end) {
       for (int64_t bi = begin; bi < end; ++bi) {
         int64_t xo, yo;
         operands(bi, &xo, &yo);

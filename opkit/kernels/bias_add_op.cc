@@ -7,6 +7,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {
@@ -82,15 +83,8 @@ class BiasAddOp : public OpKernel {
         }
       }
     };
-    if (input.NumElements() <= 32768) {
-      run(0, outer);
-    } else {
-      const double block = static_cast<double>(channels * inner);
-      ctx->eigen_device<Eigen::ThreadPoolDevice>().parallelFor(
-          outer,
-          Eigen::TensorOpCost(block * sizeof(T), block * sizeof(T), block),
-          [&run](Eigen::Index first, Eigen::Index last) { run(first, last); });
-    }
+    // About a cycle an element (a load, an add and a store, vectorized).
+    Shard(ctx, outer, static_cast<double>(channels * inner), run);
   }
 
  private:

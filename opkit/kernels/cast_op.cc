@@ -169,7 +169,7 @@ class CastOp : public OpKernel {
     void* dst = out->data();
     const CastFn fn = fn_;
     const bool truncate = truncate_;
-    internal::CpuParallelFor(ctx, x.NumElements(), 2, [&](int64_t b, int64_t e) {
+    Shard(ctx, x.NumElements(), 2, [&](int64_t b, int64_t e) {
       fn(in, dst, b, e, truncate);
     });
   }

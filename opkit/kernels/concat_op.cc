@@ -22,7 +22,7 @@ void InterleaveRows(OpKernelContext* ctx, const OpInputList& inputs, int64_t out
       const int64_t dst_strides[2] = {total, 1};
       internal::StridedCopy(out->dtype(), inputs[i].data(), src_strides,
                             internal::MutableElementAddress(out, column), dst_strides,
-                            dims, 2, internal::CopyPool(ctx));
+                            dims, 2, ctx);
     }
     column += inner[i];
   }

@@ -28,6 +28,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {
@@ -343,7 +344,7 @@ class Conv2DOp : public OpKernel {
         }
       }
     };
-    ParallelOver(ctx, rows, static_cast<double>(k), fill);
+    Shard(ctx, rows, static_cast<double>(k), fill);
   }
 
   std::vector<int32> strides_;

@@ -36,7 +36,7 @@ class AddNOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     T* zp = static_cast<T*>(out->data());
-    internal::CpuParallelFor(
+    Shard(
         ctx, out->NumElements(), 2 * n, [&](int64_t b, int64_t e) {
           functor::Add add;
           internal::Row<T> z(zp + b, e - b);

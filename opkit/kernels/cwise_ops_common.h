@@ -36,38 +36,15 @@
 #include <utility>
 #include <vector>
 
-#include "opkit/core/work_sharder.h"
 #include "opkit/device/device.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/bcast.h"
+#include "opkit/kernels/kernel_shard.h"
 
 namespace opkit {
 
-// Below this many elements, the calling thread computes the result: handing
-// work to the pool costs more than it saves.
-inline constexpr int64_t kInlineElementLimit = 16384;
-
 namespace internal {
-
-// Runs fn(begin, end) over [0, total) on the intra-op pool of the kernel's
-// device (inline when there is none or the work is small).
-inline void CpuParallelFor(OpKernelContext* ctx, int64_t total,
-                           int64_t cost_per_unit,
-                           const std::function<void(int64_t, int64_t)>& fn) {
-  if (total <= 0) return;
-  DeviceBase* device = ctx->device();
-  const DeviceBase::CpuWorkerThreads* threads =
-      device == nullptr ? nullptr : device->tensorflow_cpu_worker_threads();
-  // In double: a saturated cost times a large total must not overflow.
-  if (threads == nullptr || threads->workers == nullptr ||
-      static_cast<double>(total) * static_cast<double>(cost_per_unit) <=
-          static_cast<double>(kInlineElementLimit)) {
-    fn(0, total);
-    return;
-  }
-  Shard(threads->num_threads, threads->workers, total, cost_per_unit, fn);
-}
 
 // True for the built-in integer element types (not bool).
 template <typename T>
@@ -199,31 +176,31 @@ class BinaryOp : public OpKernel {
     if (x.shape() == y.shape()) {
       OP_REQUIRES_OK(ctx, Allocate(ctx, {0, 1}, x.shape(), &out));
       OutT* zp = static_cast<OutT*>(out->data());
-      internal::CpuParallelFor(ctx, out->NumElements(), kCost,
-                               [&](int64_t b, int64_t e) {
-                                 internal::BinaryRow<T, OutT, Functor>(
-                                     xp + b, false, yp + b, false, zp + b, e - b);
-                               });
+      Shard(ctx, out->NumElements(), kCost,
+            [&](int64_t b, int64_t e) {
+              internal::BinaryRow<T, OutT, Functor>(
+                  xp + b, false, yp + b, false, zp + b, e - b);
+            });
       return;
     }
     if (y.NumElements() == 1 && x.NumElements() >= 1 && y.dims() <= x.dims()) {
       OP_REQUIRES_OK(ctx, Allocate(ctx, {0}, x.shape(), &out));
       OutT* zp = static_cast<OutT*>(out->data());
-      internal::CpuParallelFor(ctx, out->NumElements(), kCost,
-                               [&](int64_t b, int64_t e) {
-                                 internal::BinaryRow<T, OutT, Functor>(
-                                     xp + b, false, yp, true, zp + b, e - b);
-                               });
+      Shard(ctx, out->NumElements(), kCost,
+            [&](int64_t b, int64_t e) {
+              internal::BinaryRow<T, OutT, Functor>(
+                  xp + b, false, yp, true, zp + b, e - b);
+            });
       return;
     }
     if (x.NumElements() == 1 && y.NumElements() >= 1 && x.dims() <= y.dims()) {
       OP_REQUIRES_OK(ctx, Allocate(ctx, {1}, y.shape(), &out));
       OutT* zp = static_cast<OutT*>(out->data());
-      internal::CpuParallelFor(ctx, out->NumElements(), kCost,
-                               [&](int64_t b, int64_t e) {
-                                 internal::BinaryRow<T, OutT, Functor>(
-                                     xp, true, yp + b, false, zp + b, e - b);
-                               });
+      Shard(ctx, out->NumElements(), kCost,
+            [&](int64_t b, int64_t e) {
+              internal::BinaryRow<T, OutT, Functor>(
+                  xp, true, yp + b, false, zp + b, e - b);
+            });
       return;
     }
     BCast b(x.shape(), y.shape());
@@ -264,7 +241,7 @@ class BinaryOp : public OpKernel {
     const bool y_scalar = l.y_stride.back() == 0;
     int64_t rows = 1;
     for (size_t g = 0; g < outer; ++g) rows *= l.out[g];
-    internal::CpuParallelFor(
+    Shard(
         ctx, rows, inner * kCost + 10, [&](int64_t begin, int64_t end) {
           for (int64_t r = begin; r < end; ++r) {
             int64_t rest = r, xo = 0, yo = 0;
@@ -298,12 +275,12 @@ class UnaryOp : public OpKernel {
     }
     const T* xp = static_cast<const T*>(x.data());
     OutT* zp = static_cast<OutT*>(out->data());
-    internal::CpuParallelFor(ctx, out->NumElements(), Functor::kCost,
-                             [&](int64_t b, int64_t e) {
-                               Functor f;
-                               internal::Row<OutT>(zp + b, e - b) =
-                                   f(internal::ConstRow<T>(xp + b, e - b));
-                             });
+    Shard(ctx, out->NumElements(), Functor::kCost,
+          [&](int64_t b, int64_t e) {
+            Functor f;
+            internal::Row<OutT>(zp + b, e - b) =
+                f(internal::ConstRow<T>(xp + b, e - b));
+          });
   }
 };
 

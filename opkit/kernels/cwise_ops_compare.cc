@@ -115,7 +115,7 @@ class SelectOp : public OpKernel {
       S* zp = static_cast<S*>(out->data());
       const int64_t rows = t.dim_size(0);
       const int64_t row_size = rows == 0 ? 0 : t.NumElements() / rows;
-      internal::CpuParallelFor(ctx, rows, row_size + 1, [&](int64_t b, int64_t end) {
+      Shard(ctx, rows, row_size + 1, [&](int64_t b, int64_t end) {
         for (int64_t r = b; r < end; ++r) {
           const S* src = (c[r] ? tp : ep) + r * row_size;
           std::copy(src, src + row_size, zp + r * row_size);
@@ -131,7 +131,7 @@ class SelectOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, t.shape(), &out));
     S* zp = static_cast<S*>(out->data());
-    internal::CpuParallelFor(ctx, t.NumElements(), 2, [&](int64_t b, int64_t end) {
+    Shard(ctx, t.NumElements(), 2, [&](int64_t b, int64_t end) {
       for (int64_t i = b; i < end; ++i) zp[i] = c[i] ? tp[i] : ep[i];
     });
   }
@@ -189,7 +189,7 @@ class SelectV2Op : public OpKernel {
     const int last = shape.dims() - 1;
     const int64_t inner = shape.dim_size(last);
     const int64_t rows = out->NumElements() / inner;
-    internal::CpuParallelFor(ctx, rows, inner * 2 + 10, [&](int64_t b, int64_t end) {
+    Shard(ctx, rows, inner * 2 + 10, [&](int64_t b, int64_t end) {
       for (int64_t r = b; r < end; ++r) {
         int64_t rest = r, co = 0, to = 0, eo = 0;
         for (int d = last - 1; d >= 0; --d) {

@@ -21,6 +21,7 @@
 
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {
@@ -186,7 +187,7 @@ class FusedBatchNormOp : public OpKernel {
         }
       }
     };
-    ParallelOver(ctx, outer, static_cast<double>(channels * inner) * 2, run);
+    Shard(ctx, outer, static_cast<double>(channels * inner) * 2, run);
   }
 
  private:

@@ -207,21 +207,6 @@ inline Status ShapeFromFormat(TensorFormat format, int64_t n, int64_t h,
   return TensorShape::BuildTensorShape({n, c, h, w}, shape);
 }
 
-// Runs fn(first, last) over [0, units), on the device's intra-op pool when
-// units * cost_per_unit (roughly, operations) is big enough to pay for the
-// hand-off, else on the calling thread.
-template <typename Fn>
-void ParallelOver(OpKernelContext* ctx, int64_t units, double cost_per_unit,
-                  Fn fn) {
-  if (units <= 1 || static_cast<double>(units) * cost_per_unit < 100000) {
-    fn(0, units);
-    return;
-  }
-  ctx->eigen_device<Eigen::ThreadPoolDevice>().parallelFor(
-      units, Eigen::TensorOpCost(cost_per_unit, cost_per_unit, cost_per_unit),
-      [&fn](Eigen::Index first, Eigen::Index last) { fn(first, last); });
-}
-
 }  // namespace opkit
 
 #endif  // OPKIT_KERNELS_OPS_UTIL_H_

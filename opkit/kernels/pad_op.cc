@@ -55,7 +55,7 @@ class PadOp : public OpKernel {
     internal::StridedCopy(input.dtype(), input.data(), in_strides.data(),
                           internal::MutableElementAddress(out, offset),
                           out_strides.data(), in_dims.data(), rank,
-                          internal::CopyPool(ctx));
+                          ctx);
   }
 };
 

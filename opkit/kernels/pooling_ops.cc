@@ -22,6 +22,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
 
 namespace opkit {
@@ -214,10 +215,9 @@ class MaxPoolOp : public OpKernel {
         }
       }
     };
-    ParallelOver(ctx, g.batch * g.out_rows,
-                 static_cast<double>(g.out_cols) * g.depth * g.window_rows *
-                     g.window_cols,
-                 run);
+    Shard(ctx, g.batch * g.out_rows,
+          static_cast<double>(g.out_cols) * g.depth * g.window_rows * g.window_cols,
+          run);
   }
 
  private:
@@ -262,7 +262,7 @@ class MaxPoolOp : public OpKernel {
         y[i] = m;
       }
     };
-    ParallelOver(ctx, groups, static_cast<double>(window), run);
+    Shard(ctx, groups, static_cast<double>(window), run);
   }
 
   PoolAttrs attrs_;
@@ -323,10 +323,9 @@ class AvgPoolOp : public OpKernel {
         }
       }
     };
-    ParallelOver(ctx, g.batch * g.out_rows,
-                 static_cast<double>(g.out_cols) * g.depth * g.window_rows *
-                     g.window_cols,
-                 run);
+    Shard(ctx, g.batch * g.out_rows,
+          static_cast<double>(g.out_cols) * g.depth * g.window_rows * g.window_cols,
+          run);
   }
 
  private:

@@ -95,7 +95,7 @@ void ReducePass(OpKernelContext* ctx, const In* in, int64_t A, int64_t R, int64_
     constexpr int64_t kBlock = 1 << 14;
     const int64_t blocks = (R + kBlock - 1) / kBlock;
     std::vector<Acc> partial(std::max<int64_t>(blocks, 1), Reducer::Identity());
-    internal::CpuParallelFor(ctx, blocks, kBlock, [&](int64_t begin, int64_t end) {
+    Shard(ctx, blocks, kBlock, [&](int64_t begin, int64_t end) {
       for (int64_t k = begin; k < end; ++k) {
         Acc acc = Reducer::Identity();
         const int64_t stop = std::min(R, (k + 1) * kBlock);
@@ -111,7 +111,7 @@ void ReducePass(OpKernelContext* ctx, const In* in, int64_t A, int64_t R, int64_
     return;
   }
   if (B == 1) {
-    internal::CpuParallelFor(ctx, A, R + 1, [&](int64_t begin, int64_t end) {
+    Shard(ctx, A, R + 1, [&](int64_t begin, int64_t end) {
       for (int64_t a = begin; a < end; ++a) {
         Acc acc = Reducer::Identity();
         const In* row = in + a * R;
@@ -125,8 +125,8 @@ void ReducePass(OpKernelContext* ctx, const In* in, int64_t A, int64_t R, int64_
   // spreads over the pool.
   constexpr int64_t kChunk = 1024;
   const int64_t chunks = (B + kChunk - 1) / kChunk;
-  internal::CpuParallelFor(ctx, A * chunks, (R + 1) * std::min(B, kChunk),
-                           [&](int64_t begin, int64_t end) {
+  Shard(ctx, A * chunks, (R + 1) * std::min(B, kChunk),
+        [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end; ++u) {
       const int64_t a = u / chunks;
       const int64_t b0 = (u % chunks) * kChunk;
@@ -373,7 +373,7 @@ class ArgOp : public OpKernel {
     for (int d = static_cast<int>(axis) + 1; d < rank; ++d) B *= input.dim_size(d);
     const T* x = static_cast<const T*>(input.data());
     Index* z = static_cast<Index*>(out->data());
-    internal::CpuParallelFor(ctx, A * B, R + 1, [&](int64_t begin, int64_t end) {
+    Shard(ctx, A * B, R + 1, [&](int64_t begin, int64_t end) {
       for (int64_t u = begin; u < end; ++u) {
         const int64_t a = u / B, b = u % B;
         const T* p = x + a * R * B + b;

@@ -40,7 +40,7 @@ void CopyBox(OpKernelContext* ctx, const Tensor& input, const std::vector<int64_
   }
   internal::StridedCopy(input.dtype(), internal::ElementAddress(input, offset),
                         src_strides.data(), out->data(), dst_strides.data(),
-                        sizes.data(), rank, internal::CopyPool(ctx));
+                        sizes.data(), rank, ctx);
 }
 
 class SliceOp : public OpKernel {

@@ -9,6 +9,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/kernel_shard.h"
 
 namespace opkit {
 namespace {
@@ -66,17 +67,7 @@ class SoftmaxOp : public OpKernel {
       }
     };
     // About 20 cycles an element (two exps, a max and a sum).
-    const Eigen::TensorOpCost row_cost(depth * sizeof(T), depth * sizeof(T),
-                                       depth * 20.0);
-    if (logits.NumElements() <= 16384) {
-      run_rows(0, rows);
-    } else {
-      ctx->eigen_device<Eigen::ThreadPoolDevice>().parallelFor(
-          rows, row_cost,
-          [&run_rows](Eigen::Index first, Eigen::Index last) {
-            run_rows(first, last);
-          });
-    }
+    Shard(ctx, rows, static_cast<double>(depth) * 20, run_rows);
   }
 };
 

@@ -22,7 +22,7 @@ void EmitBand(OpKernelContext* ctx, int index, const Tensor& input, int64_t oute
   const int64_t dst_strides[2] = {width, 1};
   internal::StridedCopy(input.dtype(), internal::ElementAddress(input, column),
                         src_strides, out->data(), dst_strides, dims, 2,
-                        internal::CopyPool(ctx));
+                        ctx);
 }
 
 // Reads the scalar split dimension and maps it into [0, rank).

@@ -57,7 +57,7 @@ class TileOp : public OpKernel {
       dst[2 * i + 1] = out_strides[i];
     }
     internal::StridedCopy(input.dtype(), input.data(), src.data(), out->data(),
-                          dst.data(), dims.data(), 2 * rank, internal::CopyPool(ctx));
+                          dst.data(), dims.data(), 2 * rank, ctx);
   }
 };
 

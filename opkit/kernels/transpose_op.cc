@@ -57,7 +57,7 @@ class TransposeOp : public OpKernel {
     for (int i = 0; i < rank; ++i) src_strides[i] = in_strides[perm[i]];
     internal::StridedCopy(input.dtype(), input.data(), src_strides.data(), out->data(),
                           out_strides.data(), out_dims.data(), rank,
-                          internal::CopyPool(ctx));
+                          ctx);
   }
 };
 

@@ -1,14 +1,18 @@
+// EagerContext and PreparedOp: attr inference from inputs, the kernel cache
+// keyed by call (Note [Eager call key]) and running a kernel on tensors.
 #include "opkit/runtime/eager_context.h"
 
+#include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "absl/hash/hash.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
 #include "opkit/tensor/allocator.h"
+#include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_def_util.h"
 #include "opkit/kernel/op_kernel_construction.h"
@@ -24,160 +28,154 @@ const DeviceType& CpuType() {
 
 // Note [Eager output memory]
 // Every eager call allocates its outputs, and a program calling the same op
-// in a loop frees the previous call's outputs as it gets the new ones. For
-// big tensors that round trip is expensive: glibc serves blocks of a few
-// MiB with fresh mmap()s (or trims them back), so each call would pay a
-// page fault per 4 KiB of output while the kernel first writes it -- about
-// 5% of a 1024^3 float MatMul. Eager calls on large inputs (together at
-// least LargeBlockRecycler::kMinBytes) therefore allocate from a
-// process-wide allocator over cpu_allocator() that keeps a few recently
-// freed large blocks and hands one back for a request of the same size (as
-// a framework's pooling allocator would). It is bounded (kMaxCachedBlocks
-// blocks, kMaxCachedBytes bytes), stays out of the way while
-// cpu_allocator()'s counters are on (so bytes_in_use stays exact), and is
-// off under sanitizers so that use-after-free is still caught. Small blocks
-// go straight to cpu_allocator(), which has its own cache for them.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kRecycleLargeBlocks = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-constexpr bool kRecycleLargeBlocks = false;
-#else
-constexpr bool kRecycleLargeBlocks = true;
-#endif
-#else
-constexpr bool kRecycleLargeBlocks = true;
-#endif
+// in a loop frees the previous call's outputs as it gets the new ones. Eager
+// calls on large inputs (together at least
+// LargeBlockRecycler::kDefaultMinBytes, so, most likely, large outputs too)
+// therefore allocate from large_block_cpu_allocator(), which hands recently
+// freed large blocks back (Note [Large block recycling] in allocator.h).
+// Small calls stay on the device's allocator: every block the recycler
+// hands out costs a lock when freed.
 
-class LargeBlockRecycler final : public Allocator {
- public:
-  // Blocks smaller than this are not tracked or kept.
-  static constexpr size_t kMinBytes = size_t{1} << 20;
-  static constexpr size_t kMaxCachedBlocks = 4;
-  static constexpr size_t kMaxCachedBytes = size_t{256} << 20;
-
-  // Never destroyed: tensors it allocated may outlive every context.
-  static LargeBlockRecycler* Get() {
-    static LargeBlockRecycler* const recycler =
-        new LargeBlockRecycler(cpu_allocator());
-    return recycler;
-  }
-
-  std::string Name() override { return base_->Name(); }
-
-  void* AllocateRaw(size_t alignment, size_t num_bytes) override {
-    if (num_bytes < kMinBytes || alignment > kAllocatorAlignment) {
-      return base_->AllocateRaw(alignment, num_bytes);
-    }
-    {
-      mutex_lock l(mu_);
-      for (size_t i = 0; i < cached_.size(); ++i) {
-        if (cached_[i].bytes == num_bytes) {
-          void* ptr = cached_[i].ptr;
-          cached_bytes_ -= num_bytes;
-          cached_.erase(cached_.begin() + i);
-          return ptr;  // Still in sizes_.
-        }
-      }
-    }
-    void* ptr = base_->AllocateRaw(alignment, num_bytes);
-    if (ptr != nullptr) {
-      mutex_lock l(mu_);
-      sizes_[ptr] = num_bytes;
-    }
-    return ptr;
-  }
-
-  void DeallocateRaw(void* ptr) override {
-    if (ptr == nullptr) return;
-    std::vector<void*> to_free;
-    {
-      mutex_lock l(mu_);
-      auto it = sizes_.find(ptr);
-      if (it == sizes_.end()) {
-        // A small block: never tracked.
-        to_free.push_back(ptr);
-      } else if (base_->GetStats().has_value()) {
-        // Counters on: give everything back so bytes_in_use is exact.
-        sizes_.erase(it);
-        to_free.push_back(ptr);
-        for (const Block& b : cached_) {
-          sizes_.erase(b.ptr);
-          to_free.push_back(b.ptr);
-        }
-        cached_.clear();
-        cached_bytes_ = 0;
-      } else {
-        const size_t bytes = it->second;
-        if (bytes > kMaxCachedBytes) {
-          sizes_.erase(it);
-          to_free.push_back(ptr);
-        } else {
-          // Evict the oldest blocks to make room.
-          while (!cached_.empty() &&
-                 (cached_.size() >= kMaxCachedBlocks ||
-                  cached_bytes_ + bytes > kMaxCachedBytes)) {
-            sizes_.erase(cached_.front().ptr);
-            to_free.push_back(cached_.front().ptr);
-            cached_bytes_ -= cached_.front().bytes;
-            cached_.erase(cached_.begin());
-          }
-          cached_.push_back(Block{ptr, bytes});
-          cached_bytes_ += bytes;
-        }
-      }
-    }
-    for (void* p : to_free) base_->DeallocateRaw(p);
-  }
-
-  std::optional<AllocatorStats> GetStats() override { return base_->GetStats(); }
-  bool ClearStats() override { return base_->ClearStats(); }
-
- private:
-  explicit LargeBlockRecycler(Allocator* base) : base_(base) {}
-
-  struct Block {
-    void* ptr;
-    size_t bytes;
-  };
-
-  Allocator* const base_;
-  mutex mu_;
-  // Size of every large block handed out or cached.
-  absl::flat_hash_map<void*, size_t> sizes_ OPKIT_GUARDED_BY(mu_);
-  // Freed blocks kept for reuse, oldest first.
-  std::vector<Block> cached_ OPKIT_GUARDED_BY(mu_);
-  size_t cached_bytes_ OPKIT_GUARDED_BY(mu_) = 0;
-};
-
-// The allocator for an eager call's outputs and temporaries on `device`:
-// the recycler when the inputs are large (so, most likely, the outputs
-// too), else null (the device's own). Small calls stay off the recycler:
-// every block it hands out costs a lock when freed.
+// The allocator for an eager call's outputs and temporaries on `device`, or
+// null for the device's own (Note [Eager output memory]).
 Allocator* EagerAllocator(Device* device, const std::vector<Tensor>& inputs) {
-  if (!kRecycleLargeBlocks) return nullptr;
   size_t bytes = 0;
   for (const Tensor& t : inputs) bytes += t.TotalBytes();
-  if (bytes < LargeBlockRecycler::kMinBytes) return nullptr;
+  if (bytes < LargeBlockRecycler::kDefaultMinBytes) return nullptr;
   if (device->GetAllocator() != cpu_allocator()) return nullptr;
-  return LargeBlockRecycler::Get();
+  return large_block_cpu_allocator();
 }
 
-// A stable key for a node's op and attrs: protobuf's deterministic
-// serialization sorts map entries by key.
-std::string CacheKey(const NodeDef& node) {
-  NodeDef key_node;
-  key_node.set_op(node.op());
-  *key_node.mutable_attr() = node.attr();
-  std::string key;
-  {
-    google::protobuf::io::StringOutputStream raw(&key);
-    google::protobuf::io::CodedOutputStream coded(&raw);
-    coded.SetSerializationDeterministic(true);
-    key_node.SerializeToCodedStream(&coded);
+// Note [Eager call key]
+// Run() finds its kernel by what the caller passed -- the op name, the
+// input dtypes and the attrs as given (in any order) -- so that a cache hit
+// builds no NodeDef, infers nothing and allocates nothing: the attrs the
+// call infers and the defaults it adds follow from those three. The key is
+// hashed (attrs combined order-independently) and a hit compares the whole
+// key, so a hash collision costs a compare, never a wrong kernel. Attr
+// values of the kinds eager calls pass (strings, numbers, bools, types and
+// lists of those) are hashed and compared field by field; the others
+// (shapes, tensors, funcs) through AttrValueHash and AreAttrValuesEqual.
+// Two calls whose attrs differ only in how they are written (a default
+// given explicitly or left out) get two entries with equal kernels.
+
+uint64_t FloatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+// A list holding only strings, numbers, bools and types.
+bool IsPlainList(const AttrValue::ListValue& list) {
+  return list.shape_size() == 0 && list.tensor_size() == 0 &&
+         list.func_size() == 0;
+}
+
+// Consistent with EagerAttrEqual: equal values hash equal.
+uint64_t EagerAttrHash(const AttrValue& v) {
+  switch (v.value_case()) {
+    case AttrValue::VALUE_NOT_SET:
+      return 0;
+    case AttrValue::kS:
+      return absl::HashOf(1, v.s());
+    case AttrValue::kI:
+      return absl::HashOf(2, v.i());
+    case AttrValue::kF:
+      return absl::HashOf(3, FloatBits(v.f()));
+    case AttrValue::kB:
+      return absl::HashOf(4, v.b());
+    case AttrValue::kType:
+      return absl::HashOf(5, static_cast<int>(v.type()));
+    case AttrValue::kList: {
+      const AttrValue::ListValue& list = v.list();
+      if (!IsPlainList(list)) return AttrValueHash(v);
+      uint64_t h = absl::HashOf(6, list.s_size(), list.i_size(), list.f_size(),
+                                list.b_size(), list.type_size());
+      for (const std::string& x : list.s()) h = absl::HashOf(h, x);
+      for (int64_t x : list.i()) h = absl::HashOf(h, x);
+      for (float x : list.f()) h = absl::HashOf(h, FloatBits(x));
+      for (bool x : list.b()) h = absl::HashOf(h, x);
+      for (int x : list.type()) h = absl::HashOf(h, x);
+      return h;
+    }
+    default:
+      return AttrValueHash(v);
   }
-  return key;
+}
+
+template <typename Repeated, typename Same>
+bool SameElements(const Repeated& a, const Repeated& b, Same same) {
+  if (a.size() != b.size()) return false;
+  for (int i = 0; i < a.size(); ++i) {
+    if (!same(a.Get(i), b.Get(i))) return false;
+  }
+  return true;
+}
+
+// Whether two attr values are the same value; floats compare bit for bit
+// (so NaN matches NaN and -0 does not match 0, as their encodings).
+bool EagerAttrEqual(const AttrValue& a, const AttrValue& b) {
+  if (a.value_case() != b.value_case()) return false;
+  switch (a.value_case()) {
+    case AttrValue::VALUE_NOT_SET:
+      return true;
+    case AttrValue::kS:
+      return a.s() == b.s();
+    case AttrValue::kI:
+      return a.i() == b.i();
+    case AttrValue::kF:
+      return FloatBits(a.f()) == FloatBits(b.f());
+    case AttrValue::kB:
+      return a.b() == b.b();
+    case AttrValue::kType:
+      return a.type() == b.type();
+    case AttrValue::kList: {
+      const AttrValue::ListValue& la = a.list();
+      const AttrValue::ListValue& lb = b.list();
+      const bool plain = IsPlainList(la);
+      if (plain != IsPlainList(lb)) return false;
+      if (!plain) return AreAttrValuesEqual(a, b);
+      const auto eq = [](const auto& x, const auto& y) { return x == y; };
+      return SameElements(la.s(), lb.s(), eq) && SameElements(la.i(), lb.i(), eq) &&
+             SameElements(la.f(), lb.f(),
+                          [](float x, float y) { return FloatBits(x) == FloatBits(y); }) &&
+             SameElements(la.b(), lb.b(), eq) && SameElements(la.type(), lb.type(), eq);
+    }
+    default:
+      return AreAttrValuesEqual(a, b);
+  }
+}
+
+// The hash of a call's key (Note [Eager call key]).
+size_t EagerCallHash(std::string_view op, const std::vector<Tensor>& inputs,
+                     const EagerAttrs& attrs) {
+  size_t h = absl::HashOf(op, inputs.size(), attrs.size());
+  for (const Tensor& t : inputs) h = absl::HashOf(h, static_cast<int>(t.dtype()));
+  uint64_t attr_sum = 0;  // a sum: the order of the attrs does not matter
+  for (const auto& [name, value] : attrs) {
+    attr_sum += absl::HashOf(name, EagerAttrHash(value));
+  }
+  return absl::HashOf(h, attr_sum);
+}
+
+// Whether `a` and `b` set the same attrs to the same values, in any order.
+// `b` has distinct names; then so has `a` if this is true.
+bool SameAttrs(const EagerAttrs& a, const EagerAttrs& b) {
+  if (a.size() != b.size()) return false;
+  const auto contains = [](const EagerAttrs& in, const std::string& name,
+                           const AttrValue& value) {
+    for (const auto& [n, v] : in) {
+      if (n == name) return EagerAttrEqual(v, value);
+    }
+    return false;
+  };
+  for (const auto& [name, value] : a) {
+    if (!contains(b, name, value)) return false;
+  }
+  for (const auto& [name, value] : b) {
+    if (!contains(a, name, value)) return false;
+  }
+  return true;
 }
 
 // Sets attr `name` of `node` to type `dt`, or checks it against the value
@@ -292,14 +290,49 @@ Status InferAttrsFromInputs(const OpDef& op_def, const DataTypeVector& types,
 
 }  // namespace
 
+// Note [Eager kernel cache], keyed as Note [Eager call key] says. Entries
+// are never removed, so an Entry* stays valid while the context lives; a
+// stale entry's kernel is replaced under the exclusive lock.
 struct EagerContext::KernelCache {
   struct Entry {
-    std::shared_ptr<const NodeProperties> props;
-    std::shared_ptr<OpKernel> kernel;
-    uint64_t generation = 0;
+    Entry(std::string_view op, const std::vector<Tensor>& inputs,
+          const EagerAttrs& attrs, CachedKernel kernel)
+        : op(op), attrs(attrs), kernel(std::move(kernel)) {
+      types.reserve(inputs.size());
+      for (const Tensor& t : inputs) types.push_back(t.dtype());
+    }
+    // Whether this entry is for a call of `op` on `inputs` with `attrs`.
+    bool Matches(std::string_view call_op, const std::vector<Tensor>& inputs,
+                 const EagerAttrs& call_attrs) const {
+      if (call_op != op || inputs.size() != types.size()) return false;
+      for (size_t i = 0; i < types.size(); ++i) {
+        if (inputs[i].dtype() != types[i]) return false;
+      }
+      return SameAttrs(call_attrs, attrs);
+    }
+
+    const std::string op;
+    DataTypeVector types;
+    const EagerAttrs attrs;  // as the call gave them
+    CachedKernel kernel;     // guarded by KernelCache::mu
   };
-  mutex mu;
-  absl::flat_hash_map<std::string, Entry> entries OPKIT_GUARDED_BY(mu);
+
+  // The entry for the call, or null; with `mu` held (shared or exclusive).
+  Entry* Find(size_t hash, std::string_view op, const std::vector<Tensor>& inputs,
+              const EagerAttrs& attrs) const OPKIT_REQUIRES_SHARED(mu) {
+    auto it = entries.find(hash);
+    if (it == entries.end()) return nullptr;
+    for (const std::unique_ptr<Entry>& e : it->second) {
+      if (e->Matches(op, inputs, attrs)) return e.get();
+    }
+    return nullptr;
+  }
+
+  mutable mutex mu;
+  // By call hash; a bucket holds the entries whose keys collide.
+  absl::flat_hash_map<size_t, std::vector<std::unique_ptr<Entry>>> entries
+      OPKIT_GUARDED_BY(mu);
+  size_t size OPKIT_GUARDED_BY(mu) = 0;
 };
 
 EagerContext::EagerContext(const OpRegistryInterface* ops,
@@ -371,15 +404,6 @@ Status EagerContext::BuildNode(std::string_view op,
   return Status::OK();
 }
 
-Status EagerContext::BuildKernel(const std::shared_ptr<const NodeProperties>& props,
-                                 std::unique_ptr<OpKernel>* kernel,
-                                 KernelSelection* selection) const {
-  OPKIT_RETURN_IF_ERROR(
-      kernel_registry_->FindKernel(CpuType(), props->node_def, selection));
-  return CreateOpKernel(*selection, CpuType(), device_.get(), nullptr, props,
-                        /*graph_def_version=*/0, kernel);
-}
-
 Status EagerContext::Execute(OpKernel* kernel, OpKernelContext::Params* params,
                              std::vector<TensorValue>* input_values,
                              const std::vector<Tensor>& inputs,
@@ -432,32 +456,55 @@ Status EagerContext::Run(std::string_view op, const std::vector<Tensor>& inputs,
   if (outputs == nullptr) {
     return errors::InvalidArgument("Run(", op, "): outputs must not be null");
   }
-  DataTypeVector types(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) types[i] = inputs[i].dtype();
-  std::shared_ptr<const NodeProperties> props;
-  OPKIT_RETURN_IF_ERROR(BuildNode(op, types, attrs, &props));
-
-  const std::string key = CacheKey(props->node_def);
-  const uint64_t generation = kernel_registry_->generation();
+  // The hot path: a hit under the shared lock, no allocation.
+  const size_t hash = EagerCallHash(op, inputs, attrs);
   std::shared_ptr<OpKernel> kernel;
   {
-    mutex_lock l(cache_->mu);
-    auto it = cache_->entries.find(key);
-    if (it != cache_->entries.end() && it->second.generation == generation) {
-      kernel = it->second.kernel;
+    shared_lock l(cache_->mu);
+    const KernelCache::Entry* entry = cache_->Find(hash, op, inputs, attrs);
+    if (entry != nullptr && entry->kernel.current()) {
+      kernel = entry->kernel.shared_kernel();
     }
   }
   if (kernel == nullptr) {
-    std::unique_ptr<OpKernel> built;
-    KernelSelection selection;
-    OPKIT_RETURN_IF_ERROR(BuildKernel(props, &built, &selection));
-    kernel = std::move(built);
-    mutex_lock l(cache_->mu);
-    cache_->entries[key] = KernelCache::Entry{props, kernel, selection.generation};
+    OPKIT_RETURN_IF_ERROR(SelectForCall(hash, op, inputs, attrs, &kernel));
   }
   OpKernelContext::Params params;
   std::vector<TensorValue> values;
   return Execute(kernel.get(), &params, &values, inputs, outputs);
+}
+
+Status EagerContext::SelectForCall(size_t hash, std::string_view op,
+                                   const std::vector<Tensor>& inputs,
+                                   const EagerAttrs& attrs,
+                                   std::shared_ptr<OpKernel>* kernel) {
+  std::optional<CachedKernel> cached;
+  {
+    shared_lock l(cache_->mu);
+    const KernelCache::Entry* entry = cache_->Find(hash, op, inputs, attrs);
+    if (entry != nullptr) cached = entry->kernel;  // stale: select again
+  }
+  if (!cached.has_value()) {
+    DataTypeVector types(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) types[i] = inputs[i].dtype();
+    std::shared_ptr<const NodeProperties> props;
+    OPKIT_RETURN_IF_ERROR(BuildNode(op, types, attrs, &props));
+    cached.emplace(kernel_registry_, device_.get(), std::move(props));
+  }
+  // Selected and built without the lock: other calls go on meanwhile.
+  OPKIT_RETURN_IF_ERROR(cached->Refresh());
+  *kernel = cached->shared_kernel();
+  mutex_lock l(cache_->mu);
+  KernelCache::Entry* entry = cache_->Find(hash, op, inputs, attrs);
+  if (entry == nullptr) {
+    cache_->entries[hash].push_back(std::make_unique<KernelCache::Entry>(
+        op, inputs, attrs, *std::move(cached)));
+    ++cache_->size;
+  } else if (entry->kernel.generation() <= cached->generation()) {
+    // Unless a racing call already stored a newer selection.
+    entry->kernel = *std::move(cached);
+  }
+  return Status::OK();
 }
 
 StatusOr<std::unique_ptr<PreparedOp>> EagerContext::Prepare(
@@ -466,7 +513,7 @@ StatusOr<std::unique_ptr<PreparedOp>> EagerContext::Prepare(
   std::shared_ptr<const NodeProperties> props;
   OPKIT_RETURN_IF_ERROR(BuildNode(op, input_types, attrs, &props));
   std::unique_ptr<PreparedOp> prepared(new PreparedOp(this, std::move(props)));
-  OPKIT_RETURN_IF_ERROR(prepared->Select());
+  OPKIT_RETURN_IF_ERROR(prepared->kernel_.Refresh());
   return prepared;
 }
 
@@ -479,51 +526,38 @@ StatusOr<KernelSelectionExplanation> EagerContext::Explain(
 }
 
 size_t EagerContext::kernel_cache_size() const {
-  mutex_lock l(cache_->mu);
-  return cache_->entries.size();
+  shared_lock l(cache_->mu);
+  return cache_->size;
 }
 
 PreparedOp::PreparedOp(EagerContext* context,
                        std::shared_ptr<const NodeProperties> props)
-    : context_(context), props_(std::move(props)) {}
+    : context_(context),
+      kernel_(context->kernel_registry_, context->device_.get(), std::move(props)) {}
 
 PreparedOp::~PreparedOp() = default;
-
-Status PreparedOp::Select() {
-  KernelSelection selection;
-  std::unique_ptr<OpKernel> kernel;
-  OPKIT_RETURN_IF_ERROR(context_->BuildKernel(props_, &kernel, &selection));
-  kernel_ = std::move(kernel);
-  kernel_def_ = selection.def;
-  kernel_class_name_ = *selection.kernel_class_name;
-  generation_ = selection.generation;
-  ++selections_;
-  return Status::OK();
-}
 
 Status PreparedOp::Run(const std::vector<Tensor>& inputs,
                        std::vector<Tensor>* outputs) {
   if (outputs == nullptr) {
     return errors::InvalidArgument("PreparedOp::Run: outputs must not be null");
   }
-  if (context_->kernel_registry_->generation() != generation_) {
-    OPKIT_RETURN_IF_ERROR(Select());
-  }
-  const DataTypeVector& expected = props_->input_types;
+  if (!kernel_.current()) OPKIT_RETURN_IF_ERROR(kernel_.Refresh());
+  const DataTypeVector& expected = kernel_.props()->input_types;
   if (inputs.size() != expected.size()) {
-    return errors::InvalidArgument(props_->node_def.op(), " was prepared for ",
+    return errors::InvalidArgument(kernel_.props()->node_def.op(), " was prepared for ",
                                    expected.size(), " inputs, got ",
                                    inputs.size());
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].dtype() != expected[i]) {
       return errors::InvalidArgument(
-          props_->node_def.op(), " was prepared for input #", i, " of type ",
+          kernel_.props()->node_def.op(), " was prepared for input #", i, " of type ",
           DataTypeString(expected[i]), ", got ", DataTypeString(inputs[i].dtype()),
           "; prepare it again for the new types");
     }
   }
-  return context_->Execute(kernel_.get(), &params_, &input_values_, inputs,
+  return context_->Execute(kernel_.kernel(), &params_, &input_values_, inputs,
                            outputs);
 }
 

@@ -18,14 +18,18 @@
 // defaults.
 //
 // Note [Eager kernel cache]
-// A kernel is selected for (op, attrs after inference and defaults) and
-// kept with the kernel registry's generation() at selection time. When the
-// generation moves (a kernel registered, unregistered, restored, a library
-// loaded or unloaded) the next call selects again, so a program running a
-// loop picks up a replaced kernel at its next call.
+// Run() keeps one CachedKernel (kernel_cache.h) per call key: the op, the
+// input dtypes and the attrs as given, in any order (Note [Eager call key]
+// in eager_context.cc). A call whose key is cached and whose kernel is
+// current runs it under a shared lock, building no NodeDef and allocating
+// nothing for the lookup. Like a PreparedOp's, the kernel is selected again
+// at the next call once the kernel registry's generation moves (Note [Kernel
+// cache generations]), so a program running a loop picks up a replaced
+// kernel at its next call.
 #ifndef OPKIT_RUNTIME_EAGER_CONTEXT_H_
 #define OPKIT_RUNTIME_EAGER_CONTEXT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,6 +45,7 @@
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/op/op_registry.h"
+#include "opkit/runtime/kernel_cache.h"
 #include "opkit/tensor/tensor.h"
 
 namespace opkit {
@@ -66,26 +71,21 @@ class OPKIT_EXPORT PreparedOp {
   Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>* outputs);
 
   // The node the kernel was built for (attrs inferred, defaults added).
-  const NodeDef& node_def() const { return props_->node_def; }
+  const NodeDef& node_def() const { return kernel_.props()->node_def; }
   // The selected kernel's class name and KernelDef.
-  const std::string& kernel_class_name() const { return kernel_class_name_; }
-  const KernelDef& kernel_def() const { return *kernel_def_; }
+  const std::string& kernel_class_name() const {
+    return *kernel_.kernel_class_name();
+  }
+  const KernelDef& kernel_def() const { return *kernel_.kernel_def(); }
   // How many times the kernel was selected (1 after Prepare).
-  int selections() const { return selections_; }
+  int selections() const { return kernel_.selections(); }
 
  private:
   friend class EagerContext;
   PreparedOp(EagerContext* context, std::shared_ptr<const NodeProperties> props);
-  // Selects the kernel for the current registry state and builds it.
-  Status Select();
 
   EagerContext* const context_;
-  const std::shared_ptr<const NodeProperties> props_;
-  std::unique_ptr<OpKernel> kernel_;
-  const KernelDef* kernel_def_ = nullptr;
-  std::string kernel_class_name_;
-  uint64_t generation_ = 0;
-  int selections_ = 0;
+  CachedKernel kernel_;
   // Reused every call so that the hot path does not allocate for it.
   std::vector<TensorValue> input_values_;
   OpKernelContext::Params params_;
@@ -152,10 +152,12 @@ class OPKIT_EXPORT EagerContext {
   Status BuildNode(std::string_view op, const DataTypeVector& input_types,
                    const EagerAttrs& attrs,
                    std::shared_ptr<const NodeProperties>* props) const;
-  // Selects and builds the kernel for `props`.
-  Status BuildKernel(const std::shared_ptr<const NodeProperties>& props,
-                     std::unique_ptr<OpKernel>* kernel,
-                     KernelSelection* selection) const;
+  // Run()'s slow path: selects (again) the kernel for a call whose key is
+  // not cached or whose kernel is stale, and caches it.
+  Status SelectForCall(size_t hash, std::string_view op,
+                       const std::vector<Tensor>& inputs,
+                       const EagerAttrs& attrs,
+                       std::shared_ptr<OpKernel>* kernel);
   // Runs `kernel` on `inputs`; shared by Run and PreparedOp::Run.
   Status Execute(OpKernel* kernel, OpKernelContext::Params* params,
                  std::vector<TensorValue>* input_values,

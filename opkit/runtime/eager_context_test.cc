@@ -1,6 +1,8 @@
 #include "opkit/runtime/eager_context.h"
 
 #include <atomic>
+#include <limits>
+#include <string>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -21,6 +23,7 @@ using ::opkit::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
+using test::Attr;
 using test::Values;
 
 // Adds a constant to every element; which constant depends on the kernel
@@ -69,6 +72,31 @@ class FailingOp : public OpKernel {
   }
 };
 
+// y = x * scale + shift + sum(taps); counts its constructions so that a
+// test can tell a cache hit from a new kernel.
+class AffineOp : public OpKernel {
+ public:
+  static std::atomic<int> constructions;
+  explicit AffineOp(OpKernelConstruction* c) : OpKernel(c) {
+    ++constructions;
+    OP_REQUIRES_OK(c, c->GetAttr("scale", &scale_));
+    OP_REQUIRES_OK(c, c->GetAttr("shift", &shift_));
+    std::vector<int64_t> taps;
+    OP_REQUIRES_OK(c, c->GetAttr("taps", &taps));
+    for (int64_t t : taps) shift_ += static_cast<float>(t);
+  }
+  void Compute(OpKernelContext* ctx) override {
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ctx->input(0).shape(), &out));
+    out->flat<float>() = ctx->input(0).flat<float>() * static_cast<float>(scale_) + shift_;
+  }
+
+ private:
+  int64_t scale_ = 0;
+  float shift_ = 0;
+};
+std::atomic<int> AffineOp::constructions{0};
+
 template <typename K>
 OpKernel* Make(OpKernelConstruction* c) {
   return new K(c);
@@ -97,6 +125,9 @@ class EagerContextTest : public ::testing::Test {
     reg(OpDefBuilder("Count").Input("in: Tin").Output("n: int32")
             .Attr("Tin: list(type)"));
     reg(OpDefBuilder("Fail").Input("x: float").Output("y: float"));
+    reg(OpDefBuilder("Affine").Input("x: float").Output("y: float")
+            .Attr("scale: int").Attr("shift: float = 0").Attr("tag: string = ''")
+            .Attr("taps: list(int) = []"));
     reg(OpDefBuilder("WithDefault").Input("x: T").Output("y: T")
             .Attr("T: type = DT_FLOAT").Attr("k: int = 3"));
     ASSERT_THAT(kernels_.Register(Kernel(
@@ -115,6 +146,10 @@ class EagerContextTest : public ::testing::Test {
     ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("WithDefault").Device(DEVICE_CPU),
                                          &Make<AddConstOp<0>>, "AddConstOp<0>")),
                 IsOk());
+    ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("Affine").Device(DEVICE_CPU),
+                                         &Make<AffineOp>, "AffineOp")),
+                IsOk());
+    AffineOp::constructions = 0;
     EagerContext::Options options;
     options.op_registry = &ops_;
     options.kernel_registry = &kernels_;
@@ -264,6 +299,104 @@ TEST_F(EagerContextTest, ConcurrentRuns) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// Runs Affine on [1] with `attrs`; returns the result (NaN on error).
+float RunAffine(EagerContext* ctx, const EagerAttrs& attrs) {
+  std::vector<Tensor> out;
+  Status s = ctx->Run("Affine", {AsTensor<float>({1}, TensorShape({1}))}, attrs, &out);
+  EXPECT_THAT(s, IsOk());
+  return s.ok() ? out[0].flat<float>()(0) : std::numeric_limits<float>::quiet_NaN();
+}
+
+TEST_F(EagerContextTest, CallsWithDifferentAttrsGetDifferentKernels) {
+  const AttrValue one = Attr(int64_t{1});
+  const AttrValue two = Attr(int64_t{2});
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", two}}), 2);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", Attr(int64_t{3})}}), 3);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", two}, {"shift", Attr(0.5f)}}), 2.5);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", two}, {"shift", Attr(-0.5f)}}), 1.5);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", one}, {"taps", Attr(std::vector<int64_t>{1, 2})}}),
+            4);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", one}, {"taps", Attr(std::vector<int64_t>{1, 3})}}),
+            5);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", one}, {"taps", Attr(std::vector<int64_t>{1})}}), 2);
+  // A string attr the kernel ignores still tells the calls apart.
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", one}, {"tag", Attr(std::string("a"))}}), 1);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", one}, {"tag", Attr(std::string("b"))}}), 1);
+  EXPECT_EQ(AffineOp::constructions.load(), 9);
+  EXPECT_EQ(ctx_->kernel_cache_size(), 9u);
+}
+
+TEST_F(EagerContextTest, SameOpTypesAndAttrsHitTheCache) {
+  const EagerAttrs attrs = {{"scale", Attr(int64_t{2})},
+                            {"shift", Attr(1.0f)},
+                            {"taps", Attr(std::vector<int64_t>{4, 5})}};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(RunAffine(ctx_.get(), attrs), 12);
+  EXPECT_EQ(AffineOp::constructions.load(), 1);
+  EXPECT_EQ(ctx_->kernel_cache_size(), 1u);
+  // Equal values built separately are the same key.
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", Attr(int64_t{2})},
+                                   {"shift", Attr(1.0f)},
+                                   {"taps", Attr(std::vector<int64_t>{4, 5})}}),
+            12);
+  EXPECT_EQ(AffineOp::constructions.load(), 1);
+}
+
+TEST_F(EagerContextTest, AttrOrderDoesNotMatter) {
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", Attr(int64_t{2})}, {"shift", Attr(1.0f)},
+                                   {"tag", Attr(std::string("t"))}}),
+            3);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"tag", Attr(std::string("t"))}, {"shift", Attr(1.0f)},
+                                   {"scale", Attr(int64_t{2})}}),
+            3);
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"shift", Attr(1.0f)}, {"tag", Attr(std::string("t"))},
+                                   {"scale", Attr(int64_t{2})}}),
+            3);
+  EXPECT_EQ(AffineOp::constructions.load(), 1);
+  EXPECT_EQ(ctx_->kernel_cache_size(), 1u);
+}
+
+TEST_F(EagerContextTest, DuplicateAttrIsAnErrorEvenWhenASimilarCallIsCached) {
+  EXPECT_EQ(RunAffine(ctx_.get(), {{"scale", Attr(int64_t{2})}, {"shift", Attr(1.0f)}}), 3);
+  // As many attrs as the cached call, all of them in it, but one twice.
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("Affine", {AsTensor<float>({1}, TensorShape({1}))},
+                        {{"scale", Attr(int64_t{2})}, {"scale", Attr(int64_t{2})}}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("given twice")));
+}
+
+TEST_F(EagerContextTest, CachedCallSelectsOnceAfterARegistryChange) {
+  const EagerAttrs attrs = {{"scale", Attr(int64_t{2})}};
+  EXPECT_EQ(RunAffine(ctx_.get(), attrs), 2);
+  EXPECT_EQ(AffineOp::constructions.load(), 1);
+  // A change elsewhere in the registry moves its generation: the next call
+  // selects (and builds) again, once.
+  ASSERT_THAT(kernels_.Register(Kernel(KernelDefBuilder("Bump").Device(DEVICE_CPU)
+                                           .TypeConstraint<int32>("T"),
+                                       &Make<AddConstOp<1>>, "AddConstOp<1>/int")),
+              IsOk());
+  EXPECT_EQ(RunAffine(ctx_.get(), attrs), 2);
+  EXPECT_EQ(RunAffine(ctx_.get(), attrs), 2);
+  EXPECT_EQ(AffineOp::constructions.load(), 2);
+  EXPECT_EQ(ctx_->kernel_cache_size(), 1u);
+}
+
+TEST_F(EagerContextTest, InputTypesArePartOfTheKey) {
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1})),
+                                 AsTensor<float>({2}, TensorShape({1}))}, &out),
+              IsOk());
+  ASSERT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1})),
+                                 AsTensor<float>({2}, TensorShape({1})),
+                                 AsTensor<float>({3}, TensorShape({1}))}, &out),
+              IsOk());
+  EXPECT_THAT(Values<float>(out[0]), ElementsAre(6));
+  ASSERT_THAT(ctx_->Run("Count", {AsTensor<float>({1}, TensorShape({1}))}, &out), IsOk());
+  EXPECT_EQ(out[0].scalar<int32>()(), 1);
+  ASSERT_THAT(ctx_->Run("Count", {AsTensor<int32>({1}, TensorShape({1}))}, &out), IsOk());
+  EXPECT_EQ(out[0].scalar<int32>()(), 1);
+  EXPECT_EQ(ctx_->kernel_cache_size(), 4u);
 }
 
 TEST(EagerContextCreateTest, RejectsNegativeThreads) {

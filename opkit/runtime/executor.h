@@ -32,9 +32,9 @@
 //     kernels are cancelled (Note [Step cancellation], op_kernel_context.h),
 //     and Run returns it with the node attached ("... [[{{node n}}]]").
 //   - TensorFlow's v1 control flow (Note [Dead tensors and frames] in
-//     executor.cc): Switch leaves its untaken output dead, a node with a dead
-//     input does not run and its outputs are dead, Merge runs on its first
-//     live input; Enter/Exit/NextIteration move values into a loop frame, out
+//     internal/executor_impl.h): Switch leaves its untaken output dead, a
+//     node with a dead input does not run and its outputs are dead, Merge
+//     runs on its first live input; Enter/Exit/NextIteration move values into a loop frame, out
 //     of it, and to the next iteration, so tf.cond and tf.while_loop graphs
 //     run, nested loops included.
 //   - Ref edges (VariableV2 -> Assign) carry the variable's tensor pointer

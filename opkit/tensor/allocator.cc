@@ -1,11 +1,15 @@
-// The Allocator interface and the process-wide CPU allocator.
+// The Allocator interface, the process-wide CPU allocator and the large
+// block recycler.
 #include "opkit/tensor/allocator.h"
 
 #include <malloc.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
 
 namespace opkit {
@@ -29,6 +33,21 @@ void UpdateMax(std::atomic<int64_t>& target, int64_t value) {
   }
 }
 
+// Sanitizer builds skip the block caches below (Note [Small block cache],
+// Note [Large block recycling]) so that use-after-free is still caught.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizerBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+constexpr bool kSanitizerBuild = true;
+#else
+constexpr bool kSanitizerBuild = false;
+#endif
+#else
+constexpr bool kSanitizerBuild = false;
+#endif
+
 bool StatsEnabledByEnvironment() {
   const char* v = std::getenv("OPKIT_CPU_ALLOCATOR_STATS");
   return v != nullptr && std::string(v) == "1";
@@ -43,17 +62,7 @@ bool StatsEnabledByEnvironment() {
 // size class. A block freed on another thread than it was allocated on
 // simply joins that thread's cache. Sanitizer builds skip the cache so that
 // use-after-free is still caught.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kUseSmallBlockCache = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kUseSmallBlockCache = false;
-#else
-constexpr bool kUseSmallBlockCache = true;
-#endif
-#else
-constexpr bool kUseSmallBlockCache = true;
-#endif
+constexpr bool kUseSmallBlockCache = !kSanitizerBuild;
 constexpr size_t kSmallClassBytes = 64;
 constexpr int kSmallClasses = 16;
 constexpr int kBlocksPerClass = 32;
@@ -180,5 +189,124 @@ CpuAllocator* GlobalCpuAllocator() {
 Allocator* cpu_allocator() { return GlobalCpuAllocator(); }
 
 void EnableCpuAllocatorStats(bool enable) { GlobalCpuAllocator()->EnableStats(enable); }
+
+// ---------------------------------------------------------------------------
+// LargeBlockRecycler (Note [Large block recycling])
+
+struct LargeBlockRecycler::State {
+  struct Block {
+    void* ptr;
+    size_t bytes;
+  };
+  mutable mutex mu;
+  // Size of every large block handed out or cached.
+  absl::flat_hash_map<void*, size_t> sizes OPKIT_GUARDED_BY(mu);
+  // Freed blocks kept for reuse, oldest first.
+  std::vector<Block> cached OPKIT_GUARDED_BY(mu);
+  size_t cached_bytes OPKIT_GUARDED_BY(mu) = 0;
+};
+
+LargeBlockRecycler::LargeBlockRecycler(Allocator* base)
+    : LargeBlockRecycler(base, Options()) {}
+
+LargeBlockRecycler::LargeBlockRecycler(Allocator* base, Options options)
+    : base_(base), options_(options), state_(std::make_unique<State>()) {}
+
+LargeBlockRecycler::~LargeBlockRecycler() {
+  mutex_lock l(state_->mu);
+  for (const State::Block& b : state_->cached) base_->DeallocateRaw(b.ptr);
+}
+
+std::string LargeBlockRecycler::Name() { return base_->Name(); }
+
+void* LargeBlockRecycler::AllocateRaw(size_t alignment, size_t num_bytes) {
+  if (num_bytes < options_.min_bytes || alignment > kAllocatorAlignment) {
+    return base_->AllocateRaw(alignment, num_bytes);
+  }
+  {
+    mutex_lock l(state_->mu);
+    std::vector<State::Block>& cached = state_->cached;
+    for (size_t i = 0; i < cached.size(); ++i) {
+      if (cached[i].bytes == num_bytes) {
+        void* ptr = cached[i].ptr;
+        state_->cached_bytes -= num_bytes;
+        cached.erase(cached.begin() + i);
+        return ptr;  // Still in sizes.
+      }
+    }
+  }
+  void* ptr = base_->AllocateRaw(alignment, num_bytes);
+  if (ptr != nullptr) {
+    mutex_lock l(state_->mu);
+    state_->sizes[ptr] = num_bytes;
+  }
+  return ptr;
+}
+
+void LargeBlockRecycler::DeallocateRaw(void* ptr) {
+  if (ptr == nullptr) return;
+  std::vector<void*> to_free;
+  {
+    mutex_lock l(state_->mu);
+    std::vector<State::Block>& cached = state_->cached;
+    auto it = state_->sizes.find(ptr);
+    if (it == state_->sizes.end()) {
+      // A small block: never tracked.
+      to_free.push_back(ptr);
+    } else if (base_->GetStats().has_value()) {
+      // Counters on: give everything back so bytes_in_use is exact.
+      state_->sizes.erase(it);
+      to_free.push_back(ptr);
+      for (const State::Block& b : cached) {
+        state_->sizes.erase(b.ptr);
+        to_free.push_back(b.ptr);
+      }
+      cached.clear();
+      state_->cached_bytes = 0;
+    } else {
+      const size_t bytes = it->second;
+      if (bytes > options_.max_cached_bytes || options_.max_cached_blocks == 0) {
+        state_->sizes.erase(it);
+        to_free.push_back(ptr);
+      } else {
+        // Evict the oldest blocks to make room.
+        while (!cached.empty() &&
+               (cached.size() >= options_.max_cached_blocks ||
+                state_->cached_bytes + bytes > options_.max_cached_bytes)) {
+          state_->sizes.erase(cached.front().ptr);
+          to_free.push_back(cached.front().ptr);
+          state_->cached_bytes -= cached.front().bytes;
+          cached.erase(cached.begin());
+        }
+        cached.push_back(State::Block{ptr, bytes});
+        state_->cached_bytes += bytes;
+      }
+    }
+  }
+  for (void* p : to_free) base_->DeallocateRaw(p);
+}
+
+std::optional<AllocatorStats> LargeBlockRecycler::GetStats() {
+  return base_->GetStats();
+}
+
+bool LargeBlockRecycler::ClearStats() { return base_->ClearStats(); }
+
+size_t LargeBlockRecycler::cached_blocks() const {
+  mutex_lock l(state_->mu);
+  return state_->cached.size();
+}
+
+size_t LargeBlockRecycler::cached_bytes() const {
+  mutex_lock l(state_->mu);
+  return state_->cached_bytes;
+}
+
+Allocator* large_block_cpu_allocator() {
+  if (kSanitizerBuild) return cpu_allocator();
+  // Never destroyed: tensors it allocated may outlive every user.
+  static LargeBlockRecycler* const recycler = new LargeBlockRecycler(cpu_allocator());
+  return recycler;
+}
 
 }  // namespace opkit
