@@ -1,3 +1,6 @@
+// Tests of Shard: every index covered once, inline when there is no pool or
+// parallelism 1, cheap work kept whole, expensive work split over threads.
+
 #include "opkit/core/work_sharder.h"
 
 #include <atomic>

@@ -1,3 +1,6 @@
+// Tests of KernelDefBuilder: every KernelDef field it sets, the type and attr
+// constraint forms, and the errors it reports instead of aborting.
+
 #include "opkit/kernel/kernel_def_builder.h"
 
 #include <memory>

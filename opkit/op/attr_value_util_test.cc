@@ -1,3 +1,7 @@
+// Tests of attr_value_util.h: ParseAttrValue (strict and shorthand syntax),
+// SetAttrValue, SummarizeAttrValue, AreAttrValuesEqual, AttrValueHasType and
+// placeholders.
+
 #include "opkit/op/attr_value_util.h"
 
 #include <string>

@@ -1,3 +1,7 @@
+// op_def_util.h's implementation: attr-value checks against an AttrDef, arg
+// and attr lookup in an OpDef, OpDef validation and summaries, deprecation,
+// and the compatibility rules between an op's old and new definitions.
+
 #include "opkit/op/op_def_util.h"
 
 #include <algorithm>

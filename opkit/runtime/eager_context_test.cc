@@ -1,3 +1,6 @@
+// Tests of EagerContext: running an op eagerly, its kernel cache, attr
+// inference and defaults, and the Status an input or kernel error gives.
+
 #include "opkit/runtime/eager_context.h"
 
 #include <atomic>

@@ -1,3 +1,6 @@
+// Tests of the CPU allocator (alignment, failures, stats, concurrency) and of
+// LargeBlockRecycler, which hands freed large blocks back for the same size.
+
 #include "opkit/tensor/allocator.h"
 
 #include <atomic>
