@@ -136,13 +136,10 @@ Status Graph::Build(const GraphDef& graph_def,
     const OpRegistrationData* op_data = nullptr;
     Status s = registry.LookUp(given.op(), &op_data);
     if (!s.ok()) return AttachDef(s, given);
-    NodeDef def = given;
-    AddDefaultsToNodeDef(op_data->op_def, &def);
-    s = ValidateNodeDef(def, op_data->op_def);
-    if (!s.ok()) return AttachDef(s, given);
+    // Adds the op's defaults and validates the node, once (Note [Validate
+    // once] in node_def_util.h).
     std::shared_ptr<const NodeProperties> props;
-    s = NodeProperties::CreateFromNodeDef(std::move(def), op_data->op_def,
-                                          &props);
+    s = NodeProperties::CreateFromNodeDef(given, op_data->op_def, &props);
     if (!s.ok()) return AttachDef(s, given);
     auto node = std::unique_ptr<Node>(new Node());
     node->id_ = i;

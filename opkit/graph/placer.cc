@@ -41,8 +41,12 @@ void RecordHostMemory(const KernelRegistry& registry, const DeviceType& type,
   const KernelDef* kdef = nullptr;
   if (registry.FindKernelDef(type, node->def(), &kdef, nullptr).ok() &&
       kdef != nullptr && kdef->host_memory_arg_size() > 0) {
-    NameRangeMap in_ranges, out_ranges;
-    if (NameRangesForNode(AttrSlice(node->def()), node->op_def(), &in_ranges,
+    // The ranges validation worked out when the node entered the graph
+    // (Note [Validate once] in node_def_util.h).
+    const NodeProperties& props = *node->properties();
+    NameRangeMap in_ranges = props.input_ranges, out_ranges = props.output_ranges;
+    if (props.has_arg_ranges ||
+        NameRangesForNode(AttrSlice(node->def()), node->op_def(), &in_ranges,
                           &out_ranges)
             .ok()) {
       for (const std::string& arg : kdef->host_memory_arg()) {
