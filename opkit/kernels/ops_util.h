@@ -20,49 +20,13 @@
 #include "opkit/core/status.h"
 #include "opkit/shape/common_shape_fns.h"
 #include "opkit/kernel/op_kernel.h"
+#include "opkit/tensor/tensor_format.h"
 #include "opkit/tensor/tensor_shape.h"
 
 namespace opkit {
 
+using shape_inference::CheckValidPadding;
 using shape_inference::Padding;
-
-// The 2-D image layouts of the CPU kernels.
-enum class TensorFormat { kNHWC, kNCHW };
-
-// "NHWC" or "NCHW"; false for anything else (the caller words the error, as
-// TensorFlow's kernels each do).
-inline bool FormatFromString(const std::string& s, TensorFormat* format) {
-  if (s == "NHWC") {
-    *format = TensorFormat::kNHWC;
-    return true;
-  }
-  if (s == "NCHW") {
-    *format = TensorFormat::kNCHW;
-    return true;
-  }
-  return false;
-}
-
-inline const char* ToString(TensorFormat format) {
-  return format == TensorFormat::kNHWC ? "NHWC" : "NCHW";
-}
-
-// The index of dimension `dim` ('N', 'H', 'W' or 'C') of a 4-D value in
-// `format`; -1 for any other letter.
-inline int FormatDimIndex(TensorFormat format, char dim) {
-  switch (dim) {
-    case 'N':
-      return 0;
-    case 'H':
-      return format == TensorFormat::kNHWC ? 1 : 2;
-    case 'W':
-      return format == TensorFormat::kNHWC ? 2 : 3;
-    case 'C':
-      return format == TensorFormat::kNHWC ? 3 : 1;
-    default:
-      return -1;
-  }
-}
 
 // The output size of one windowed dimension, and the padding before and
 // after it. For EXPLICIT, *padding_before / *padding_after are inputs (the
@@ -159,42 +123,6 @@ inline Status GetWindowedOutputSizeVerbose(int64_t input_size,
   }
   return errors::InvalidArgument("Unknown padding type ",
                                  static_cast<int>(padding_type));
-}
-
-// TensorFlow's CheckValidPadding for a 4-D op in `format`: explicit_paddings
-// must hold 8 nonnegative values with zeros for N and C when `padding` is
-// EXPLICIT, and be empty otherwise.
-inline Status CheckValidPadding(Padding padding,
-                                const std::vector<int64_t>& explicit_paddings,
-                                TensorFormat format) {
-  if (padding == Padding::EXPLICIT) {
-    if (explicit_paddings.size() != 8) {
-      return errors::InvalidArgument(
-          "explicit_paddings attribute must contain 8 values, but got: ",
-          explicit_paddings.size());
-    }
-    for (size_t i = 0; i < explicit_paddings.size(); ++i) {
-      if (explicit_paddings[i] < 0) {
-        return errors::InvalidArgument(
-            "All elements of explicit_paddings must be nonnegative, but "
-            "element ",
-            i, " is ", explicit_paddings[i]);
-      }
-    }
-    const int n = FormatDimIndex(format, 'N');
-    const int c = FormatDimIndex(format, 'C');
-    if (explicit_paddings[2 * n] != 0 || explicit_paddings[2 * n + 1] != 0 ||
-        explicit_paddings[2 * c] != 0 || explicit_paddings[2 * c + 1] != 0) {
-      return errors::InvalidArgument(
-          "Nonzero explicit padding in the batch or depth dimensions is not "
-          "supported");
-    }
-  } else if (!explicit_paddings.empty()) {
-    return errors::InvalidArgument(
-        "explicit_paddings attribute must be empty if the padding attribute "
-        "is not EXPLICIT");
-  }
-  return OkStatus();
 }
 
 // A 4-D shape from its parts in `format`; InvalidArgument when the element

@@ -15,12 +15,7 @@
 
 namespace opkit {
 namespace shape_inference {
-namespace {
 
-using internal::AddOverflows;
-using internal::MulOverflows;
-
-// The int32/int64 elements of a constant input tensor.
 Status ReadIntTensor(const Tensor& t, const char* what,
                      std::vector<int64_t>* out) {
   out->clear();
@@ -30,17 +25,22 @@ Status ReadIntTensor(const Tensor& t, const char* what,
   }
   const int64_t n = t.NumElements();
   if (n == 0) return OkStatus();
-  OPKIT_RETURN_IF_ERROR(t.CheckTypeAndRank(t.dtype()));
   out->reserve(static_cast<size_t>(n));
+  // Unaligned views: a constant input may be a slice of a larger buffer.
   if (t.dtype() == DT_INT32) {
-    auto flat = t.flat<int32>();
-    for (int64_t i = 0; i < n; ++i) out->push_back(flat(i));
+    auto flat = t.unaligned_flat<int32>();
+    out->assign(flat.data(), flat.data() + n);
   } else {
-    auto flat = t.flat<int64>();
-    for (int64_t i = 0; i < n; ++i) out->push_back(flat(i));
+    auto flat = t.unaligned_flat<int64>();
+    out->assign(flat.data(), flat.data() + n);
   }
   return OkStatus();
 }
+
+namespace {
+
+using internal::AddOverflows;
+using internal::MulOverflows;
 
 Status ConcatShapeHelper(InferenceContext* c, int start_value_index,
                          int end_value_index, int dim_index) {

@@ -1,4 +1,4 @@
-// Tests of the array-op shape functions: Reduction, Concat, ConcatV2,
+// Tests of ReadIntTensor and the array-op shape functions: Reduction, Concat, ConcatV2,
 // Reshape, Transpose. Run against a test-local OpRegistry
 // (testing/common_shape_fns_test_fixture.h).
 #include "opkit/shape/common_shape_fns.h"
@@ -29,6 +29,31 @@ namespace {
 using shape_test::CommonShapeFnsTest;
 using shape_test::Int32s;
 using shape_test::Int64s;
+
+TEST(ReadIntTensorTest, ReadsInt32AndInt64AsInt64) {
+  std::vector<int64_t> out = {99};
+  Tensor i32(DT_INT32, TensorShape({3}));
+  i32.flat<int32>()(0) = -1;
+  i32.flat<int32>()(1) = 0;
+  i32.flat<int32>()(2) = std::numeric_limits<int32>::max();
+  OPKIT_ASSERT_OK(ReadIntTensor(i32, "axis", &out));
+  EXPECT_THAT(out, ::testing::ElementsAre(-1, 0, std::numeric_limits<int32>::max()));
+
+  Tensor i64(DT_INT64, TensorShape({1}));
+  i64.flat<int64>()(0) = std::numeric_limits<int64_t>::min();
+  OPKIT_ASSERT_OK(ReadIntTensor(i64, "axis", &out));
+  EXPECT_THAT(out, ::testing::ElementsAre(std::numeric_limits<int64_t>::min()));
+
+  OPKIT_ASSERT_OK(ReadIntTensor(Tensor(DT_INT64, TensorShape({0})), "axis", &out));
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(ReadIntTensorTest, OtherTypesNameTheInput) {
+  std::vector<int64_t> out;
+  EXPECT_THAT(ReadIntTensor(Tensor(DT_FLOAT, TensorShape({2})), "multiples", &out),
+              ::opkit::testing::StatusIs(error::INVALID_ARGUMENT,
+                       "multiples must be int32 or int64, got float"));
+}
 
 TEST_F(CommonShapeFnsTest, ReductionWithoutConstantAxes) {
   Op("Sum");

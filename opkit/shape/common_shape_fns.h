@@ -22,10 +22,12 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/shape/shape_inference.h"
+#include "opkit/tensor/tensor_format.h"
 
 namespace opkit {
 namespace shape_inference {
@@ -37,6 +39,14 @@ enum class Padding { VALID = 1, SAME = 2, EXPLICIT = 3 };
 // Parses "VALID", "SAME" or "EXPLICIT"; InvalidArgument otherwise.
 OPKIT_EXPORT Status GetPaddingFromString(const std::string& str,
                                          Padding* padding);
+
+// TensorFlow's CheckValidPadding for a 4-D op in `format`: explicit_paddings
+// must hold 8 nonnegative values with zeros for N and C when `padding` is
+// EXPLICIT, and be empty otherwise. Shape functions and kernels both check
+// with it.
+OPKIT_EXPORT Status CheckValidPadding(Padding padding,
+                                      const std::vector<int64_t>& explicit_paddings,
+                                      TensorFormat format);
 
 // The output size of one windowed dimension: for VALID/EXPLICIT
 // ceil((input + pad_before + pad_after - ((filter - 1) * dilation + 1) + 1) /
@@ -111,6 +121,12 @@ OPKIT_EXPORT Status BroadcastBinaryOpOutputShapeFn(InferenceContext* c,
                                                    int output_index);
 // BroadcastBinaryOpOutputShapeFn(c, 0).
 OPKIT_EXPORT Status BroadcastBinaryOpShapeFn(InferenceContext* c);
+
+// The elements of a constant int32 or int64 tensor (an index, size or axis
+// input that InferenceContext::input_tensor returned) as int64; any other
+// dtype is an InvalidArgument naming `what`.
+OPKIT_EXPORT Status ReadIntTensor(const Tensor& t, const char* what,
+                                  std::vector<int64_t>* out);
 
 // Sum/Mean/...: input 0 reduced along the axes in input 1 (a scalar or vector
 // of int32/int64 whose value must be known as a constant to say more than

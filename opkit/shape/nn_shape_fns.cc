@@ -20,24 +20,17 @@ using internal::MulOverflows;
 
 constexpr int64_t kUnknown = InferenceContext::kUnknownDim;
 
-// The 4-D layouts the convolution and pooling functions understand.
-enum class Format { kNHWC, kNCHW };
-
 struct FormatIndices {
   int n, h, w, c;
 };
 
-FormatIndices IndicesOf(Format f) {
-  return f == Format::kNHWC ? FormatIndices{0, 1, 2, 3}
-                            : FormatIndices{0, 2, 3, 1};
+FormatIndices IndicesOf(TensorFormat f) {
+  return FormatIndices{FormatDimIndex(f, 'N'), FormatDimIndex(f, 'H'),
+                       FormatDimIndex(f, 'W'), FormatDimIndex(f, 'C')};
 }
 
-Status ParseFormat(const std::string& s, Format* f) {
-  if (s == "NHWC") {
-    *f = Format::kNHWC;
-  } else if (s == "NCHW") {
-    *f = Format::kNCHW;
-  } else {
+Status ParseFormat(const std::string& s, TensorFormat* f) {
+  if (!FormatFromString(s, f)) {
     return errors::InvalidArgument("Invalid data format string: ", s,
                                    " (use 'NHWC' or 'NCHW')");
   }
@@ -45,7 +38,7 @@ Status ParseFormat(const std::string& s, Format* f) {
 }
 
 // Reads the optional data_format attr; NHWC when the op has none.
-Status GetDataFormat(InferenceContext* c, Format* f) {
+Status GetDataFormat(InferenceContext* c, TensorFormat* f) {
   std::string s;
   if (!c->GetAttr("data_format", &s).ok()) s = "NHWC";
   return ParseFormat(s, f);
@@ -146,46 +139,10 @@ Status WindowedOutputSize(InferenceContext* c, DimensionHandle input_size,
   return OkStatus();
 }
 
-// TensorFlow's CheckValidPadding for a 4-D op.
-Status CheckValidPadding(Padding padding,
-                         const std::vector<int64_t>& explicit_paddings,
-                         Format format) {
-  constexpr int kNumDims = 4;
-  if (padding == Padding::EXPLICIT) {
-    if (explicit_paddings.size() != 2 * kNumDims) {
-      return errors::InvalidArgument(
-          "explicit_paddings attribute must contain ", 2 * kNumDims,
-          " values, but got: ", explicit_paddings.size());
-    }
-    for (size_t i = 0; i < explicit_paddings.size(); ++i) {
-      if (explicit_paddings[i] < 0) {
-        return errors::InvalidArgument(
-            "All elements of explicit_paddings must be nonnegative, but "
-            "element ",
-            i, " is ", explicit_paddings[i]);
-      }
-    }
-    const FormatIndices idx = IndicesOf(format);
-    if (explicit_paddings[2 * idx.n] != 0 ||
-        explicit_paddings[2 * idx.n + 1] != 0 ||
-        explicit_paddings[2 * idx.c] != 0 ||
-        explicit_paddings[2 * idx.c + 1] != 0) {
-      return errors::InvalidArgument(
-          "Nonzero explicit padding in the batch or depth dimensions is not "
-          "supported");
-    }
-  } else if (!explicit_paddings.empty()) {
-    return errors::InvalidArgument(
-        "explicit_paddings attribute must be empty if the padding attribute "
-        "is not EXPLICIT");
-  }
-  return OkStatus();
-}
-
-ShapeHandle MakeShapeFromFormat(InferenceContext* c, Format format,
+ShapeHandle MakeShapeFromFormat(InferenceContext* c, TensorFormat format,
                                 DimensionHandle n, DimensionHandle h,
                                 DimensionHandle w, DimensionHandle ch) {
-  if (format == Format::kNHWC) return c->MakeShape({n, h, w, ch});
+  if (format == TensorFormat::kNHWC) return c->MakeShape({n, h, w, ch});
   return c->MakeShape({n, ch, h, w});
 }
 
@@ -197,7 +154,7 @@ Status Conv2DShapeImpl(InferenceContext* c, bool supports_explicit_padding) {
   if (!c->GetAttr("filter_format", &filter_format_str).ok()) {
     filter_format_str = "HWIO";
   }
-  Format format;
+  TensorFormat format;
   OPKIT_RETURN_IF_ERROR(ParseFormat(data_format_str, &format));
   // Filter dimension indices for H, W, I, O.
   int fh, fw, fi, fo;
@@ -302,7 +259,7 @@ Status Conv2DShapeImpl(InferenceContext* c, bool supports_explicit_padding) {
 // Shared by MaxPool and AvgPool; `op` names the op in messages.
 Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
                  bool supports_explicit_padding = false) {
-  Format format;
+  TensorFormat format;
   OPKIT_RETURN_IF_ERROR(GetDataFormat(c, &format));
   ShapeHandle input_shape;
   OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input_shape));
@@ -529,6 +486,41 @@ Status FusedBatchNormGradShape(InferenceContext* c) {
   c->set_output(2, c->Vector(channels));
   c->set_output(3, c->Vector(0));
   c->set_output(4, c->Vector(0));
+  return OkStatus();
+}
+
+Status CheckValidPadding(Padding padding,
+                         const std::vector<int64_t>& explicit_paddings,
+                         TensorFormat format) {
+  constexpr int kNumDims = 4;
+  if (padding == Padding::EXPLICIT) {
+    if (explicit_paddings.size() != 2 * kNumDims) {
+      return errors::InvalidArgument(
+          "explicit_paddings attribute must contain ", 2 * kNumDims,
+          " values, but got: ", explicit_paddings.size());
+    }
+    for (size_t i = 0; i < explicit_paddings.size(); ++i) {
+      if (explicit_paddings[i] < 0) {
+        return errors::InvalidArgument(
+            "All elements of explicit_paddings must be nonnegative, but "
+            "element ",
+            i, " is ", explicit_paddings[i]);
+      }
+    }
+    const FormatIndices idx = IndicesOf(format);
+    if (explicit_paddings[2 * idx.n] != 0 ||
+        explicit_paddings[2 * idx.n + 1] != 0 ||
+        explicit_paddings[2 * idx.c] != 0 ||
+        explicit_paddings[2 * idx.c + 1] != 0) {
+      return errors::InvalidArgument(
+          "Nonzero explicit padding in the batch or depth dimensions is not "
+          "supported");
+    }
+  } else if (!explicit_paddings.empty()) {
+    return errors::InvalidArgument(
+        "explicit_paddings attribute must be empty if the padding attribute "
+        "is not EXPLICIT");
+  }
   return OkStatus();
 }
 

@@ -495,6 +495,9 @@ class OPKIT_EXPORT InferenceContext {
       const std::vector<ShapeValue>& input_tensors_as_shapes,
       const std::vector<std::unique_ptr<std::vector<std::pair<ShapeValue, DataType>>>>&
           input_handle_shapes_and_types);
+  // MakeShapeFromShapeTensor and its TreatScalarAsUnknownShape variant.
+  Status MakeShapeFromShapeTensorImpl(int input_idx, bool treat_scalar_as_unknown,
+                                      ShapeHandle* out);
   Status InternalMakeShapeFromTensor(bool treat_unknown_scalar_tensor_as_unknown_shape,
                                      const Tensor* t, ShapeHandle tensor_shape,
                                      ShapeHandle* out);

@@ -171,38 +171,40 @@ ShapeHandle InferenceContext::Matrix(DimensionOrConstant dim1, DimensionOrConsta
 }
 
 Status InferenceContext::MakeShapeFromShapeTensor(int input_idx, ShapeHandle* out) {
-  *out = ShapeHandle();
-  if (input_idx < 0 || input_idx >= num_inputs()) {
-    return errors::InvalidArgument("Input index ", input_idx, " is out of range; op '",
-                                   op_name_, "' has ", num_inputs(), " inputs");
-  }
-  ShapeHandle input_shape;
-  OPKIT_RETURN_IF_ERROR(WithRank(input(input_idx), 1, &input_shape));
-  requested_input_tensor_as_partial_shape_[input_idx] = true;
-  const ShapeHandle as_shape = input_tensors_as_shapes_[input_idx];
-  if (RankKnown(as_shape)) {
-    *out = as_shape;
-    return Status::OK();
-  }
-  return InternalMakeShapeFromTensor(false, input_tensor(input_idx), input_shape, out);
+  return MakeShapeFromShapeTensorImpl(input_idx, /*treat_scalar_as_unknown=*/false,
+                                      out);
 }
 
 Status InferenceContext::MakeShapeFromShapeTensorTreatScalarAsUnknownShape(int input_idx,
                                                                            ShapeHandle* out) {
+  return MakeShapeFromShapeTensorImpl(input_idx, /*treat_scalar_as_unknown=*/true,
+                                      out);
+}
+
+Status InferenceContext::MakeShapeFromShapeTensorImpl(int input_idx,
+                                                      bool treat_scalar_as_unknown,
+                                                      ShapeHandle* out) {
   *out = ShapeHandle();
   if (input_idx < 0 || input_idx >= num_inputs()) {
     return errors::InvalidArgument("Input index ", input_idx, " is out of range; op '",
                                    op_name_, "' has ", num_inputs(), " inputs");
   }
+  // A shape tensor is a vector; with treat_scalar_as_unknown a scalar (-1)
+  // may stand for an unknown shape too.
   ShapeHandle input_shape;
-  OPKIT_RETURN_IF_ERROR(WithRankAtMost(input(input_idx), 1, &input_shape));
+  if (treat_scalar_as_unknown) {
+    OPKIT_RETURN_IF_ERROR(WithRankAtMost(input(input_idx), 1, &input_shape));
+  } else {
+    OPKIT_RETURN_IF_ERROR(WithRank(input(input_idx), 1, &input_shape));
+  }
   requested_input_tensor_as_partial_shape_[input_idx] = true;
   const ShapeHandle as_shape = input_tensors_as_shapes_[input_idx];
   if (RankKnown(as_shape)) {
     *out = as_shape;
     return Status::OK();
   }
-  return InternalMakeShapeFromTensor(true, input_tensor(input_idx), input_shape, out);
+  return InternalMakeShapeFromTensor(treat_scalar_as_unknown, input_tensor(input_idx),
+                                     input_shape, out);
 }
 
 Status InferenceContext::InternalMakeShapeFromTensor(bool treat_scalar_as_unknown,
