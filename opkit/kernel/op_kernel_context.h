@@ -43,6 +43,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -85,39 +86,45 @@ struct TensorValue {
   Tensor* tensor = nullptr;
 };
 
+// Walks a list argument (OpInputList, OpOutputList) by index; `Reference` is
+// what the list's operator[] returns. TensorFlow's OpArgIterator.
+template <typename ListType, typename Reference>
+class OpArgIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = std::remove_cv_t<std::remove_reference_t<Reference>>;
+  using difference_type = std::ptrdiff_t;
+  using pointer = std::remove_reference_t<Reference>*;
+  using reference = Reference;
+
+  OpArgIterator(const ListType* list, int i) : list_(list), i_(i) {}
+  reference operator*() const { return (*list_)[i_]; }
+  // Only for lists of references (OpInputList).
+  pointer operator->() const { return &(*list_)[i_]; }
+  OpArgIterator& operator++() {
+    ++i_;
+    return *this;
+  }
+  OpArgIterator operator++(int) {
+    OpArgIterator old = *this;
+    ++i_;
+    return old;
+  }
+  bool operator==(const OpArgIterator& o) const {
+    return list_ == o.list_ && i_ == o.i_;
+  }
+  bool operator!=(const OpArgIterator& o) const { return !(*this == o); }
+
+ private:
+  const ListType* list_;
+  int i_;
+};
+
 // The tensors of one list-valued input, in order. A view into the context;
 // valid while it is.
 class OPKIT_EXPORT OpInputList {
  public:
-  class Iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = Tensor;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const Tensor*;
-    using reference = const Tensor&;
-
-    Iterator(const OpInputList* list, int i) : list_(list), i_(i) {}
-    reference operator*() const { return (*list_)[i_]; }
-    pointer operator->() const { return &(*list_)[i_]; }
-    Iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    Iterator operator++(int) {
-      Iterator old = *this;
-      ++i_;
-      return old;
-    }
-    bool operator==(const Iterator& o) const {
-      return list_ == o.list_ && i_ == o.i_;
-    }
-    bool operator!=(const Iterator& o) const { return !(*this == o); }
-
-   private:
-    const OpInputList* list_;
-    int i_;
-  };
+  using Iterator = OpArgIterator<OpInputList, const Tensor&>;
 
   OpInputList() = default;
   OpInputList(OpKernelContext* ctx, int start, int stop)
@@ -140,34 +147,7 @@ class OPKIT_EXPORT OpInputList {
 // valid while it is.
 class OPKIT_EXPORT OpOutputList {
  public:
-  class Iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = Tensor*;
-    using difference_type = std::ptrdiff_t;
-    using pointer = Tensor**;
-    using reference = Tensor*;
-
-    Iterator(const OpOutputList* list, int i) : list_(list), i_(i) {}
-    Tensor* operator*() const { return (*list_)[i_]; }
-    Iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    Iterator operator++(int) {
-      Iterator old = *this;
-      ++i_;
-      return old;
-    }
-    bool operator==(const Iterator& o) const {
-      return list_ == o.list_ && i_ == o.i_;
-    }
-    bool operator!=(const Iterator& o) const { return !(*this == o); }
-
-   private:
-    const OpOutputList* list_;
-    int i_;
-  };
+  using Iterator = OpArgIterator<OpOutputList, Tensor*>;
 
   OpOutputList() = default;
   OpOutputList(OpKernelContext* ctx, int start, int stop)

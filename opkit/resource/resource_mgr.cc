@@ -82,12 +82,12 @@ Status ResourceMgr::DoLookup(const std::string& container,
   return DoLookupLocked(container, name, type, mangled_type, resource);
 }
 
-Status ResourceMgr::DoLookupLocked(const std::string& container,
-                                   const std::string& name,
-                                   std::type_index type,
-                                   const char* mangled_type,
-                                   ResourceBase** resource) const {
-  *resource = nullptr;
+Status ResourceMgr::FindEntryLocked(const std::string& container,
+                                    const std::string& name,
+                                    std::type_index type,
+                                    const char* mangled_type, bool deleting,
+                                    const Entry** entry) const {
+  *entry = nullptr;
   auto c = containers_.find(container);
   if (c == containers_.end()) {
     return errors::NotFound("Container ", container,
@@ -101,13 +101,28 @@ Status ResourceMgr::DoLookupLocked(const std::string& container,
   }
   if (it->second.type != type) {
     return errors::InvalidArgument(
-        "Trying to access resource ", container, "/", name,
-        " using the wrong type. The resource is of type '",
-        it->second.type_name, "' but it was looked up as type '",
+        "Trying to ", deleting ? "delete" : "access", " resource ", container,
+        "/", name, " using the wrong type. The resource is of type '",
+        it->second.type_name,
+        deleting ? "' but Delete was called with type '"
+                 : "' but it was looked up as type '",
         Demangle(mangled_type), "'");
   }
-  it->second.resource->Ref();
-  *resource = it->second.resource;
+  *entry = &it->second;
+  return OkStatus();
+}
+
+Status ResourceMgr::DoLookupLocked(const std::string& container,
+                                   const std::string& name,
+                                   std::type_index type,
+                                   const char* mangled_type,
+                                   ResourceBase** resource) const {
+  *resource = nullptr;
+  const Entry* entry = nullptr;
+  OPKIT_RETURN_IF_ERROR(FindEntryLocked(container, name, type, mangled_type,
+                                        /*deleting=*/false, &entry));
+  entry->resource->Ref();
+  *resource = entry->resource;
   return OkStatus();
 }
 
@@ -117,26 +132,12 @@ Status ResourceMgr::DoDelete(const std::string& container,
   ResourceBase* removed = nullptr;
   {
     mutex_lock l(mu_);
+    const Entry* entry = nullptr;
+    OPKIT_RETURN_IF_ERROR(FindEntryLocked(container, name, type, mangled_type,
+                                          /*deleting=*/true, &entry));
+    removed = entry->resource;
     auto c = containers_.find(container);
-    if (c == containers_.end()) {
-      return errors::NotFound("Container ", container,
-                              " does not exist. (Could not find resource: ",
-                              container, "/", name, ")");
-    }
-    auto it = c->second.find(name);
-    if (it == c->second.end()) {
-      return errors::NotFound("Resource ", container, "/", name, "/",
-                              Demangle(mangled_type), " does not exist.");
-    }
-    if (it->second.type != type) {
-      return errors::InvalidArgument(
-          "Trying to delete resource ", container, "/", name,
-          " using the wrong type. The resource is of type '",
-          it->second.type_name, "' but Delete was called with type '",
-          Demangle(mangled_type), "'");
-    }
-    removed = it->second.resource;
-    c->second.erase(it);
+    c->second.erase(name);
     if (c->second.empty()) containers_.erase(c);
   }
   // Outside the lock: a destructor may do anything, even use this manager.

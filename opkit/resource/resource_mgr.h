@@ -130,6 +130,12 @@ class OPKIT_EXPORT ResourceMgr {
   Status DoLookup(const std::string& container, const std::string& name,
                   std::type_index type, const char* mangled_type,
                   ResourceBase** resource) const;
+  // The entry of container/name when it holds a resource of `type`;
+  // NotFound or InvalidArgument (worded for a lookup, or for Delete) if not.
+  Status FindEntryLocked(const std::string& container, const std::string& name,
+                         std::type_index type, const char* mangled_type,
+                         bool deleting, const Entry** entry) const
+      OPKIT_REQUIRES_SHARED(mu_);
   Status DoLookupLocked(const std::string& container, const std::string& name,
                         std::type_index type, const char* mangled_type,
                         ResourceBase** resource) const
