@@ -3,10 +3,42 @@
 # One GoogleTest program, registered with ctest test by test. Tests link
 # opkit::testing (matchers, gtest_main) and whatever DEPS names.
 include(GoogleTest)
+
+# Note [Test build cost]
+# Test programs are most of what a build compiles, and CI builds them twice
+# (release and sanitizers) on two cores. Two things keep that cheap without
+# changing what a test checks:
+# - A release build compiles test code at -O1: the library under test keeps
+#   its -O3, and a test's own code (gtest macros, matchers, fixtures) gains
+#   nothing from -O3 but compile time.
+# - Every test program reuses one precompiled header (opkit_test_pch in
+#   opkit/testing/) holding gtest, gmock and the opkit headers most tests
+#   include. It is only a head start: each test still includes what it uses,
+#   and a compiler that cannot use the PCH reads the headers instead.
+function(opkit_attach_test_pch)
+  get_property(tests GLOBAL PROPERTY OPKIT_PCH_TESTS)
+  foreach(test IN LISTS tests)
+    target_precompile_headers(${test} REUSE_FROM opkit_test_pch)
+  endforeach()
+endfunction()
+if(OPKIT_TEST_PCH)
+  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL opkit_attach_test_pch)
+endif()
+
+function(opkit_test_build_cost target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O1>)
+  if(OPKIT_TEST_PCH)
+    # opkit_test_pch is defined with opkit/testing, after the layers' tests:
+    # it is attached once the whole tree is read (opkit_attach_test_pch).
+    set_property(GLOBAL APPEND PROPERTY OPKIT_PCH_TESTS ${target})
+  endif()
+endfunction()
+
 function(opkit_cc_test name)
   cmake_parse_arguments(ARG "" "" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE opkit::testing ${ARG_DEPS})
+  opkit_test_build_cost(${name})
   # Tests find the source tree and tests/testdata/ through opkit/testing/test_data.h
   # (compiled-in defaults, overridable by OPKIT_SOURCE_DIR).
   if(ARG_LABELS)
