@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "opkit/core/str_util.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/internal/op_spec_parsers.h"
@@ -82,7 +83,8 @@ void FinalizeAttr(std::string_view spec, OpDef* op_def,
                     "Trouble parsing allowed string at '", spec, "'");
         std::string unescaped;
         std::string error;
-        VERIFY_ATTR(CUnescape(escaped, &unescaped, &error),
+        VERIFY_ATTR(absl::CUnescape(absl::string_view(escaped.data(), escaped.size()),
+                                    &unescaped, &error),
                     "Trouble unescaping \"", escaped, "\", got error: ", error);
         allowed->mutable_list()->add_s(std::move(unescaped));
         if (ConsumePrefix(&spec, ",")) {

@@ -1,5 +1,6 @@
 // The lexical layer of op spec parsing: the scanners declared in
-// internal/op_spec_scanner.h, C unescaping, the named type sets.
+// internal/op_spec_scanner.h and the named type sets. (Quoted strings are
+// unescaped with absl::CUnescape.)
 #include "opkit/op/internal/op_spec_scanner.h"
 
 #include <algorithm>
@@ -13,34 +14,6 @@
 
 namespace opkit {
 namespace internal {
-namespace {
-
-int HexValue(char c) {
-  if (IsDigit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-}  // namespace
 
 bool ConsumeOpenParen(std::string_view* sp, std::string_view keyword) {
   std::string_view s = *sp;
@@ -97,98 +70,6 @@ bool ConsumeAttrNumber(std::string_view* sp, int64_t* out) {
   SkipSpaces(&s);
   *out = value;
   *sp = s;
-  return true;
-}
-
-bool CUnescape(std::string_view in, std::string* out, std::string* error) {
-  out->clear();
-  size_t i = 0;
-  while (i < in.size()) {
-    const char c = in[i];
-    if (c != '\\') {
-      out->push_back(c);
-      ++i;
-      continue;
-    }
-    if (i + 1 >= in.size()) {
-      *error = "String cannot end with \\";
-      return false;
-    }
-    const char e = in[i + 1];
-    i += 2;
-    switch (e) {
-      case 'a': out->push_back('\a'); break;
-      case 'b': out->push_back('\b'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'r': out->push_back('\r'); break;
-      case 't': out->push_back('\t'); break;
-      case 'v': out->push_back('\v'); break;
-      case '\\': out->push_back('\\'); break;
-      case '?': out->push_back('?'); break;
-      case '\'': out->push_back('\''); break;
-      case '"': out->push_back('"'); break;
-      case '0': case '1': case '2': case '3':
-      case '4': case '5': case '6': case '7': {
-        const size_t start = i - 1;
-        unsigned value = static_cast<unsigned>(e - '0');
-        while (i < in.size() && i - start < 3 && in[i] >= '0' && in[i] <= '7') {
-          value = value * 8 + static_cast<unsigned>(in[i] - '0');
-          ++i;
-        }
-        if (value > 0xff) {
-          *error = StrCat("Value of \\", in.substr(start, i - start),
-                          " exceeds 0xff");
-          return false;
-        }
-        out->push_back(static_cast<char>(value));
-        break;
-      }
-      case 'x': case 'X': {
-        if (i >= in.size() || HexValue(in[i]) < 0) {
-          *error = "\\x cannot be followed by a non-hex digit";
-          return false;
-        }
-        const size_t start = i;
-        unsigned value = 0;
-        while (i < in.size() && HexValue(in[i]) >= 0) {
-          value = (value << 4) + static_cast<unsigned>(HexValue(in[i]));
-          ++i;
-          if (value > 0xff) {
-            *error = StrCat("Value of \\x", in.substr(start, i - start),
-                            " exceeds 0xff");
-            return false;
-          }
-        }
-        out->push_back(static_cast<char>(value));
-        break;
-      }
-      case 'u': case 'U': {
-        const size_t digits = (e == 'u') ? 4 : 8;
-        uint32_t cp = 0;
-        for (size_t k = 0; k < digits; ++k) {
-          if (i + k >= in.size() || HexValue(in[i + k]) < 0) {
-            *error = StrCat("\\", std::string(1, e), " must be followed by ",
-                            digits, " hex digits: \\",
-                            in.substr(i, std::min(digits, in.size() - i)));
-            return false;
-          }
-          cp = (cp << 4) + static_cast<uint32_t>(HexValue(in[i + k]));
-        }
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-          *error = StrCat("Value of \\", in.substr(i - 2, digits + 2),
-                          " is not a valid Unicode code point");
-          return false;
-        }
-        i += digits;
-        AppendUtf8(cp, out);
-        break;
-      }
-      default:
-        *error = StrCat("Unknown escape sequence: \\", std::string(1, e));
-        return false;
-    }
-  }
   return true;
 }
 

@@ -94,9 +94,6 @@ bool ConsumeAttrType(std::string_view* sp, std::string_view* out);
 // "[blanks] [-] digits [blanks]" that fits in an int64.
 bool ConsumeAttrNumber(std::string_view* sp, int64_t* out);
 
-// Decodes C escapes (\n \t \\ \' \" \? \a \b \f \r \v, octal \ooo, hex \xhh,
-// \uXXXX, \UXXXXXXXX), with absl::CUnescape's error texts.
-bool CUnescape(std::string_view in, std::string* out, std::string* error);
 
 // Appends the members of a named type set to `allowed`; false if
 // `type_string` names no set.
