@@ -8,9 +8,10 @@ include(GoogleTest)
 # Test programs are most of what a build compiles, and CI builds them twice
 # (release and sanitizers) on two cores. Two things keep that cheap without
 # changing what a test checks:
-# - A release build compiles test code at -O1: the library under test keeps
-#   its -O3, and a test's own code (gtest macros, matchers, fixtures) gains
-#   nothing from -O3 but compile time.
+# - Test code compiles at -O0 in every build: the library under test keeps
+#   its own optimisation (-O3 in release, -O1 under the sanitizers), and a
+#   test's own code (gtest macros, matchers, fixtures) gains nothing from
+#   optimising but compile time.
 # - Every test program reuses one precompiled header (opkit_test_pch in
 #   opkit/testing/) holding gtest, gmock and the opkit headers most tests
 #   include. It is only a head start: each test still includes what it uses,
@@ -26,7 +27,7 @@ if(OPKIT_TEST_PCH)
 endif()
 
 function(opkit_test_build_cost target)
-  target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O1>)
+  target_compile_options(${target} PRIVATE -O0)
   if(OPKIT_TEST_PCH)
     # opkit_test_pch is defined with opkit/testing, after the layers' tests:
     # it is attached once the whole tree is read (opkit_attach_test_pch).
