@@ -315,18 +315,20 @@ Status KernelRegistry::Impl::AddLocked(KernelRegistry* self,
     any_skipped = true;
   }
   if (any_skipped) {
-    fresh.erase(std::remove_if(fresh.begin(), fresh.end(),
-                               [](const std::unique_ptr<Record>& rec) {
-                                 return rec->state != Record::State::kActive;
-                               }),
-                fresh.end());
-    if (fresh.empty()) return OkStatus();
+    // `active` and `next` point into `fresh`: drop the skipped records from
+    // them before `fresh` frees those records.
     active.erase(std::remove_if(active.begin(), active.end(),
                                 [](const Record* rec) {
                                   return rec->state != Record::State::kActive;
                                 }),
                  active.end());
     next = BuildIndex(std::move(active));
+    fresh.erase(std::remove_if(fresh.begin(), fresh.end(),
+                               [](const std::unique_ptr<Record>& rec) {
+                                 return rec->state != Record::State::kActive;
+                               }),
+                fresh.end());
+    if (fresh.empty()) return OkStatus();
   }
 
   const KernelBatchId batch = next_batch++;
