@@ -43,21 +43,28 @@ void RecordHostMemory(const KernelRegistry& registry, const DeviceType& type,
       kdef != nullptr && kdef->host_memory_arg_size() > 0) {
     // The ranges validation worked out when the node entered the graph
     // (Note [Validate once] in node_def_util.h).
+    // A hand-built node without them gets them worked out here.
     const NodeProperties& props = *node->properties();
-    NameRangeMap in_ranges = props.input_ranges, out_ranges = props.output_ranges;
+    NameRangeMap computed_in, computed_out;
+    const NameRangeMap* in_ranges = &props.input_ranges;
+    const NameRangeMap* out_ranges = &props.output_ranges;
+    if (!props.has_arg_ranges) {
+      in_ranges = &computed_in;
+      out_ranges = &computed_out;
+    }
     if (props.has_arg_ranges ||
-        NameRangesForNode(AttrSlice(node->def()), node->op_def(), &in_ranges,
-                          &out_ranges)
+        NameRangesForNode(AttrSlice(node->def()), node->op_def(), &computed_in,
+                          &computed_out)
             .ok()) {
       for (const std::string& arg : kdef->host_memory_arg()) {
-        auto in = in_ranges.find(arg);
-        if (in != in_ranges.end()) {
+        auto in = in_ranges->find(arg);
+        if (in != in_ranges->end()) {
           for (int i = in->second.first; i < in->second.second; ++i) {
             if (i >= 0 && i < static_cast<int>(inputs.size())) inputs[i] = true;
           }
         }
-        auto out = out_ranges.find(arg);
-        if (out != out_ranges.end()) {
+        auto out = out_ranges->find(arg);
+        if (out != out_ranges->end()) {
           for (int i = out->second.first; i < out->second.second; ++i) {
             if (i >= 0 && i < static_cast<int>(outputs.size())) {
               outputs[i] = true;
