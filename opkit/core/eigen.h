@@ -33,4 +33,17 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "opkit/core/abi.h"
+
+// This unit's build record with the Eigen alignments it sees (Note [ABI build
+// record] in core/abi.h), as Eigen was configured when first included.
+#ifndef OPKIT_BUILDING_FRAMEWORK
+extern "C" {
+[[gnu::weak, gnu::visibility("hidden"), gnu::used,
+  gnu::section(OPKIT_ABI_RECORD_SECTION), gnu::aligned(4)]] extern const
+    OpkitAbiRecord opkit_abi_eigen_record = OPKIT_ABI_RECORD_INIT(
+        EIGEN_MAX_ALIGN_BYTES, EIGEN_MAX_STATIC_ALIGN_BYTES);
+}
+#endif
+
 #endif  // OPKIT_CORE_EIGEN_H_

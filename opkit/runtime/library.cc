@@ -23,6 +23,7 @@
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/op.h"
 #include "opkit/op/op_registry.h"
+#include "opkit/runtime/library_abi.h"
 
 namespace opkit {
 namespace internal {
@@ -260,6 +261,11 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
               << "' is still in use; loading this one from a private copy";
   }
 
+  // Before dlopen() runs any of its code (Note [ABI build record]).
+  OPKIT_ASSIGN_OR_RETURN(std::vector<OpkitAbiRecord> records,
+                         internal::ReadAbiRecords(contents));
+  OPKIT_RETURN_IF_ERROR(internal::CheckAbiRecords(records, internal::HostAbi()));
+
   PendingOpRegistrations stray_ops = TakePendingOpRegistrations();
   std::vector<PendingKernelRegistration> stray_kernels =
       TakePendingKernelRegistrations();
@@ -273,7 +279,10 @@ StatusOr<std::shared_ptr<LoadedLibrary>> LoadLocked(const std::string& resolved,
   std::vector<PendingKernelRegistration> pending_kernels =
       TakePendingKernelRegistrations();
   RestoreStray(std::move(stray_ops), std::move(stray_kernels));
-  OPKIT_RETURN_IF_ERROR(opened);
+  if (!opened.ok()) {
+    return Status(opened.code(), StrCat(opened.message(),
+                                        internal::OldCxxAbiHint(opened.message())));
+  }
 
   auto lib = std::make_shared<LoadedLibrary>();
   lib->path = resolved;

@@ -12,7 +12,11 @@
 //      file with the same contents under another name, is returned as it is
 //      (loading twice is not an error, and two copies of one plugin do not
 //      collide on their own registrations).
-//   2. dlopen()s it (RTLD_NOW | RTLD_LOCAL). Its static initializers append
+//   2. Reads its build records from the file and refuses it, before any of
+//      its code runs, when they do not fit this opkit and CPU (Note [ABI
+//      build record] in core/abi.h: vector instructions the CPU lacks,
+//      another _GLIBCXX_USE_CXX11_ABI or EIGEN_MAX_ALIGN_BYTES).
+//      dlopen()s it (RTLD_NOW | RTLD_LOCAL). Its static initializers append
 //      what it declares (REGISTER_OP, REGISTER_KERNEL_BUILDER) to the pending
 //      lists; the loader makes sure the program's own registrations are
 //      committed first and serializes loads, so what is pending afterwards is

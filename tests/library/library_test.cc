@@ -192,6 +192,48 @@ TEST_F(LibraryTest, EveryFaultLeavesBothRegistriesAsTheyWere) {
   EXPECT_EQ(LoadedOpLibraries().size(), 0u);
 }
 
+// Libraries whose build records do not fit (Note [ABI build record] in
+// opkit/core/abi.h) are refused before dlopen() runs any of their code, with
+// the flag to change, and leave everything as it was.
+TEST_F(LibraryTest, MismatchedBuildRecordsAreRefusedBeforeLoading) {
+  struct Case {
+    const char* path;
+    std::vector<std::string> message;
+  };
+  std::vector<Case> cases = {
+      {LIBTEST_ABI_EIGEN_ALIGN,
+       {"EIGEN_MAX_ALIGN_BYTES=16", "opkit with EIGEN_MAX_ALIGN_BYTES=64",
+        "Rebuild it with -DEIGEN_MAX_ALIGN_BYTES=64"}},
+      {LIBTEST_ABI_OLD_CXX,
+       {"compiled with -D_GLIBCXX_USE_CXX11_ABI=0",
+        "Remove -D_GLIBCXX_USE_CXX11_ABI=0"}},
+  };
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f")) {
+    cases.push_back({LIBTEST_ABI_AVX512,
+                     {"vector instructions this CPU lacks: avx512f", "-mavx512f",
+                      "-march=native"}});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path);
+    const RegistrySizes before = Sizes();
+    StatusOr<OpLibrary> lib = LoadOpLibrary(c.path);
+    ASSERT_FALSE(lib.ok());
+    EXPECT_EQ(lib.status().code(), error::INVALID_ARGUMENT) << lib.status();
+    const std::string message(lib.status().message());
+    EXPECT_THAT(message, AllOf(HasSubstr("Cannot load op library"), HasSubstr(c.path),
+                               HasSubstr("registries are unchanged")));
+    for (const std::string& part : c.message) EXPECT_THAT(message, HasSubstr(part));
+    // Not blamed on the opkit version.
+    EXPECT_THAT(message, ::testing::Not(HasSubstr("ABI version")));
+    EXPECT_EQ(Sizes(), before);
+    EXPECT_EQ(NumPendingOpRegistrations(), 0u);
+    EXPECT_EQ(NumPendingKernelRegistrations(), 0u);
+    EXPECT_FALSE(IsMapped(c.path));  // never opened
+  }
+  EXPECT_EQ(LoadedOpLibraries().size(), 0u);
+}
+
 TEST_F(LibraryTest, MissingFileAndEmptyPath) {
   EXPECT_THAT(LoadOpLibrary(scratch_.path() + "/no_such_library.so").status(),
               StatusIs(error::NOT_FOUND, HasSubstr("no such file")));
