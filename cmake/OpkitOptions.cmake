@@ -15,6 +15,23 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   add_compile_options(-Wthread-safety)
 endif()
 
+# Note [Portable builds]: the default build is portable (OPKIT_NATIVE=OFF):
+# it uses the compiler's baseline instructions (x86-64: SSE2), so a packaged
+# or CI-built opkit runs on any CPU of the architecture instead of dying
+# with SIGILL on one older than the build machine. OPKIT_NATIVE=ON compiles
+# for the build machine (-march=native: AVX2/FMA/AVX-512 where present) for
+# benchmarks and local use; the `bench` preset turns it on. Plugins get
+# -march=native in their flags (opkit-config, opkit.sysconfig) only from a
+# native opkit, and every plugin records the instructions it was compiled
+# for, so a plugin built for a newer CPU is refused at load with a message
+# instead of crashing (Note [ABI build record] in opkit/core/abi.h).
+# EIGEN_MAX_ALIGN_BYTES is fixed at 64 for opkit and every plugin (as
+# TensorFlow does): Eigen's alignment then does not depend on -march, so a
+# -march=native plugin and a portable opkit agree on it; the loader refuses
+# a plugin compiled with another value.
+set(OPKIT_EIGEN_MAX_ALIGN_BYTES 64)
+add_compile_definitions(EIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES})
+
 if(OPKIT_NATIVE)
   include(CheckCXXCompilerFlag)
   check_cxx_compiler_flag(-march=native OPKIT_HAS_MARCH_NATIVE)

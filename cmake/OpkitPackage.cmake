@@ -11,9 +11,24 @@ include(CMakePackageConfigHelpers)
 set(OPKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/opkit)
 set(OPKIT_COMPAT_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/opkit_compat)
 
-# Flags a plugin needs beyond the include paths: the framework's own
-# definitions and vector instructions (Eigen code must agree on both sides).
-set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS")
+# Flags a plugin needs beyond the include paths: C++17 (after any -std the
+# user's command line puts first: the last -std wins, so TensorFlow's guide
+# command with -std=c++11 works), the definitions opkit's build records
+# check (Note [ABI build record] in opkit/core/abi.h) with opkit's values,
+# and -march=native only from a native opkit (Note [Portable builds] in
+# OpkitOptions.cmake). One list for opkit-config, opkit.pc and
+# opkit.sysconfig.
+include(CheckCXXSourceCompiles)
+check_cxx_source_compiles([[
+#include <cstddef>
+#if !defined(_GLIBCXX_USE_CXX11_ABI) || _GLIBCXX_USE_CXX11_ABI != 1
+#error not the C++11 ABI
+#endif
+int main() {}]] OPKIT_GLIBCXX_CXX11_ABI)
+set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS -DEIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES}")
+if(OPKIT_GLIBCXX_CXX11_ABI)
+  string(APPEND OPKIT_PLUGIN_CXXFLAGS " -D_GLIBCXX_USE_CXX11_ABI=1")
+endif()
 if(OPKIT_NATIVE AND OPKIT_HAS_MARCH_NATIVE)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -march=native")
 endif()
@@ -68,11 +83,20 @@ file(COPY ${PROJECT_SOURCE_DIR}/cmake/OpkitOpLibrary.cmake
 # --- opkit-config and opkit.pc ------------------------------------------------
 # Build tree: point at the sources, the generated headers and the build's
 # library folder.
+# Include folders first: opkit's headers (what sysconfig.get_include()
+# names), the compatibility root, the generated protos, Eigen.
+# (python/CMakeLists.txt gives opkit.sysconfig OPKIT_BUILD_TREE_CFLAGS,
+# OPKIT_INSTALLED_CFLAGS and OPKIT_PLUGIN_LDFLAGS.)
 set(OPKIT_CONFIG_CFLAGS
-  "${OPKIT_PLUGIN_CXXFLAGS} -I${PROJECT_SOURCE_DIR} -I${PROJECT_SOURCE_DIR}/compat -I${PROJECT_BINARY_DIR}/gen -isystem ${OPKIT_EIGEN_INCLUDEDIR}")
+  "-I${PROJECT_SOURCE_DIR} -I${PROJECT_SOURCE_DIR}/compat -I${PROJECT_BINARY_DIR}/gen -isystem ${OPKIT_EIGEN_INCLUDEDIR} ${OPKIT_PLUGIN_CXXFLAGS}")
+set(OPKIT_BUILD_TREE_CFLAGS "${OPKIT_CONFIG_CFLAGS}")
 set(OPKIT_CONFIG_LIBDIR "$<TARGET_FILE_DIR:opkit_framework>")
 set(OPKIT_CONFIG_VERSION ${PROJECT_VERSION})
 set(OPKIT_CONFIG_PREFIX "# (build tree)")
+# Linker flags of a loadable op library; <LIBDIR> is the folder of
+# libopkit_framework.so.
+set(OPKIT_PLUGIN_LDFLAGS "-shared -L<LIBDIR> -Wl,-rpath,<LIBDIR> -lopkit_framework -lprotobuf")
+string(REPLACE "<LIBDIR>" "$libdir" OPKIT_CONFIG_LDFLAGS "${OPKIT_PLUGIN_LDFLAGS}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/templates/opkit-config.in
   ${PROJECT_BINARY_DIR}/opkit-config.tmp @ONLY)
 file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/bin/opkit-config
@@ -87,15 +111,16 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/lib/pkgconfig/opkit-uninstalled.pc
 
 # Installed: the same, relative to wherever the install prefix ends up
 # (cmake --install --prefix decides it after configuring), found from the
-# script's own location and from the .pc file's.
+# script's own location, from the .pc file's and (opkit.sysconfig) from the
+# Python package's. <PREFIX> stands for the prefix in each.
+set(OPKIT_INSTALLED_CFLAGS
+  "-I<PREFIX>/${CMAKE_INSTALL_INCLUDEDIR} -I<PREFIX>/${OPKIT_COMPAT_INCLUDEDIR} -isystem ${OPKIT_EIGEN_INCLUDEDIR} ${OPKIT_PLUGIN_CXXFLAGS}")
 set(OPKIT_CONFIG_PREFIX [[prefix=$(cd "$(dirname "$0")/.." && pwd)]])
-set(OPKIT_CONFIG_CFLAGS
-  "${OPKIT_PLUGIN_CXXFLAGS} -I$prefix/${CMAKE_INSTALL_INCLUDEDIR} -I$prefix/${OPKIT_COMPAT_INCLUDEDIR} -isystem ${OPKIT_EIGEN_INCLUDEDIR}")
+string(REPLACE "<PREFIX>" "$prefix" OPKIT_CONFIG_CFLAGS "${OPKIT_INSTALLED_CFLAGS}")
 set(OPKIT_CONFIG_LIBDIR "$prefix/${CMAKE_INSTALL_LIBDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/templates/opkit-config.in
   ${PROJECT_BINARY_DIR}/install/opkit-config @ONLY)
-set(OPKIT_CONFIG_CFLAGS
-  "${OPKIT_PLUGIN_CXXFLAGS} -I\${prefix}/${CMAKE_INSTALL_INCLUDEDIR} -I\${prefix}/${OPKIT_COMPAT_INCLUDEDIR} -isystem ${OPKIT_EIGEN_INCLUDEDIR}")
+string(REPLACE "<PREFIX>" "\${prefix}" OPKIT_CONFIG_CFLAGS "${OPKIT_INSTALLED_CFLAGS}")
 set(OPKIT_CONFIG_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
 set(OPKIT_PC_PREFIX "prefix=\${pcfiledir}/../..")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/templates/opkit.pc.in

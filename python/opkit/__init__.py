@@ -10,7 +10,8 @@ Python with numpy arrays in and out.
 
 Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
 keyword-only, named like the op), opkit.kernels (kernel registry),
-opkit.errors (exception classes per status code), opkit.dtypes.
+opkit.errors (exception classes per status code), opkit.dtypes,
+opkit.sysconfig (compiler and linker flags for op libraries).
 """
 
 from opkit import _opkit
@@ -22,6 +23,7 @@ from opkit import dtypes  # noqa: E402
 from opkit import ops  # noqa: E402
 from opkit import raw_ops  # noqa: E402
 from opkit import kernels  # noqa: E402
+from opkit import sysconfig  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import Session  # noqa: E402
 
@@ -45,6 +47,6 @@ def gradients(*args, **kwargs):
     raise NotImplementedError(f"opkit.gradients: {_NO_GRADIENTS}")
 
 
-__all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "Session",
+__all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
            "load_op_library", "unload_op_library", "RegisterGradient",
            "gradients"]

@@ -528,23 +528,34 @@ def _docstring(spec):
 # --- Wrapper generation -------------------------------------------------------
 
 def _output_class(spec):
+    # Named as TensorFlow's generator names it: the op name with '>'
+    # (namespace separators) as '_', so "Examples>MultiplexSparse" gives
+    # Examples_MultiplexSparse.
     if len(spec.outputs) < 2:
         return None
     return collections.namedtuple(
-        spec.op_name, [o["name"] for o in spec.outputs], rename=True)
+        avoid_reserved(spec.op_name), [o["name"] for o in spec.outputs],
+        rename=True)
+
+
+def raw_function_name(op_name):
+    """The tf.raw_ops name of an op: the op name, '>' as '_'
+    (Addons>Gelu -> Addons_Gelu), reserved words with a trailing '_'."""
+    return avoid_reserved(op_name)
 
 
 def make_op_function(op_name, raw=False, module=None):
     """A Python callable running op `op_name`: snake_case with positional
     inputs (raw=False), or named like the op with keyword-only parameters
-    like tf.raw_ops (raw=True). NotFoundError for an unknown op.
+    like tf.raw_ops (raw=True; a namespaced op "Addons>Gelu" is named
+    Addons_Gelu, as in TensorFlow). NotFoundError for an unknown op.
 
     The callable is the op's opkit._opkit.FastOp itself, given the
     generated signature (`__signature__`, checked by inspect) and binding
     arguments to it in C: a Python wrapper function around it would cost a
     frame per call."""
     spec = _OpSpec(op_name)
-    fn_name = spec.op_name if raw else function_name(spec.op_name)
+    fn_name = raw_function_name(spec.op_name) if raw else function_name(spec.op_name)
     output_class = _output_class(spec)
     slot = {name: i for i, name in enumerate(
         spec.input_params() + spec.attr_params())}

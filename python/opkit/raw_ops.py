@@ -5,6 +5,10 @@ tf.raw_ops:
     opkit.raw_ops.ZeroOut(to_zero=[1, 2])   # after opkit.load_op_library(...)
     dir(opkit.raw_ops)                      # every registered op name
 
+A namespaced op is reached as TensorFlow names it, with '_' for '>'
+(opkit.raw_ops.Addons_Gelu for op "Addons>Gelu"); getattr with the op's
+own name works too.
+
 Functions are generated on first attribute access, so ops of libraries
 loaded later appear too. Same conversions and errors as the wrappers of
 opkit.ops (see opkit/_op_gen.py).
@@ -19,7 +23,7 @@ def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
     try:
-        fn = _op_gen.make_op_function(name, raw=True)
+        fn = _op_gen.make_op_function(_op_name(name), raw=True)
     except _errors.NotFoundError:
         raise AttributeError(
             f"module 'opkit.raw_ops' has no op {name!r}: no op of that name is "
@@ -29,6 +33,17 @@ def __getattr__(name):
     return fn
 
 
+def _op_name(name):
+    """The registered op `name` stands for: itself, or the namespaced op
+    whose raw_ops name it is (Addons_Gelu -> Addons>Gelu)."""
+    if "_" not in name:
+        return name
+    for op in _opkit.op_names():
+        if ">" in op and _op_gen.raw_function_name(op) == name:
+            return op
+    return name
+
+
 def __dir__():
-    return sorted(set(_opkit.op_names()) | {
+    return sorted({_op_gen.raw_function_name(n) for n in _opkit.op_names()} | {
         n for n in globals() if not n.startswith("_")})

@@ -52,3 +52,20 @@ lib = opkit.load_op_library(sys.argv[2])
 print('installed opkit package loaded', sorted(n for n in dir(lib) if n[0].islower()))
 " "$prefix" "$work/consumer/build/value.so"
 fi
+
+# 5. TensorFlow's guide command with the installed package's
+# opkit.sysconfig flags (the same as the installed opkit-config's), with
+# the guide's -std=c++11 first on the line.
+if [ -d "$prefix/lib/python3/dist-packages/opkit" ]; then
+  export PYTHONPATH="$prefix/lib/python3/dist-packages"
+  # shellcheck disable=SC2207
+  CFLAGS=( $(/usr/bin/python3 -c 'import opkit as tf; print(" ".join(tf.sysconfig.get_compile_flags()))') )
+  # shellcheck disable=SC2207
+  LFLAGS=( $(/usr/bin/python3 -c 'import opkit as tf; print(" ".join(tf.sysconfig.get_link_flags()))') )
+  [ "${CFLAGS[*]}" = "$("$prefix/bin/opkit-config" --cflags)" ]
+  [ "$(/usr/bin/python3 -c 'import opkit as tf; print(tf.sysconfig.get_include())')" = "$prefix/include" ]
+  [ "$(/usr/bin/python3 -c 'import opkit as tf; print(tf.sysconfig.get_lib())')" = "$prefix/lib" ]
+  g++ -std=c++11 -shared "$src/tests/library/plugins/value_op.cc" -o "$work/value_sysconfig.so" \
+    -fPIC "${CFLAGS[@]}" "${LFLAGS[@]}" -O2 -DLIBTEST_RESULT=45
+  "$load_and_run" "$work/value_sysconfig.so" LibTestValue 45
+fi
