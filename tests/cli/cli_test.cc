@@ -500,6 +500,28 @@ TEST_F(CliTest, RunTextGraphPrintsTensors) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST_F(CliTest, NamespacedOpsOfALoadedLibraryShowAndRun) {
+  // tests/compat's library of "Addons>Gelu" and "Examples>MinMax".
+  Result op = Run({"op", "Addons>Gelu", "--load", OPKIT_NAMESPACED_OPS_LIB});
+  EXPECT_EQ(op.exit_code, 0) << op.err;
+  EXPECT_THAT(op.out, HasSubstr("Addons>Gelu"));
+  const std::string graph = dir_ + "/namespaced.pbtxt";
+  OPKIT_ASSERT_OK(WriteStringToFile(graph, R"pb(
+    node { name: "x" op: "Const"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "value" value { tensor { dtype: DT_FLOAT
+               tensor_shape { dim { size: 2 } } float_val: -1 float_val: 1 } } } }
+    node { name: "gelu" op: "Addons>Gelu" input: "x"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "range" op: "Examples>MinMax" input: "gelu"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb"));
+  Result r = Run({"run", graph, "--fetch", "range:1", "--load", OPKIT_NAMESPACED_OPS_LIB});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("range:1: float32 []"));
+  EXPECT_THAT(r.out, HasSubstr("0.841"));
+}
+
 TEST_F(CliTest, RunBinaryGraphWithOut) {
   GraphDef graph;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(ReadAll(Data("matmul_relu.pbtxt")),
