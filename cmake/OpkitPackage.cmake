@@ -16,8 +16,9 @@ set(OPKIT_COMPAT_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/opkit_compat)
 # command with -std=c++11 works), the definitions opkit's build records
 # check (Note [ABI build record] in opkit/core/abi.h) with opkit's values,
 # and -march=native only from a native opkit (Note [Portable builds] in
-# OpkitOptions.cmake). One list for opkit-config, opkit.pc and
-# opkit.sysconfig.
+# OpkitOptions.cmake), and `tensorflow` spelled `opkit` from the first
+# line (Note [Compat namespace] in compat/tensorflow/core/platform/types.h).
+# One list for opkit-config, opkit.pc and opkit.sysconfig.
 include(CheckCXXSourceCompiles)
 check_cxx_source_compiles([[
 #include <cstddef>
@@ -25,7 +26,7 @@ check_cxx_source_compiles([[
 #error not the C++11 ABI
 #endif
 int main() {}]] OPKIT_GLIBCXX_CXX11_ABI)
-set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS -DEIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES}")
+set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS -DEIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES} -Dtensorflow=opkit")
 if(OPKIT_GLIBCXX_CXX11_ABI)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -D_GLIBCXX_USE_CXX11_ABI=1")
 endif()
