@@ -169,7 +169,7 @@ Status CheckAbiRecords(const std::vector<OpkitAbiRecord>& records,
           "it was compiled with EIGEN_MAX_ALIGN_BYTES=", r.eigen_max_align_bytes,
           " (EIGEN_MAX_STATIC_ALIGN_BYTES=", r.eigen_max_static_align_bytes,
           "), but opkit with EIGEN_MAX_ALIGN_BYTES=", host.eigen_max_align_bytes,
-          " (", host.eigen_max_static_align_bytes,
+          " (EIGEN_MAX_STATIC_ALIGN_BYTES=", host.eigen_max_static_align_bytes,
           "): Eigen would assume another alignment of tensor buffers on the two "
           "sides. Rebuild it with -DEIGEN_MAX_ALIGN_BYTES=",
           host.eigen_max_align_bytes,

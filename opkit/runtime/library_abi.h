@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "opkit/core/abi.h"
+#include "opkit/core/export.h"
 #include "opkit/core/statusor.h"
 
 namespace opkit {
@@ -28,26 +29,26 @@ struct AbiHost {
 };
 
 // opkit's own build and the CPU this process runs on.
-AbiHost HostAbi();
+OPKIT_EXPORT AbiHost HostAbi();
 
 // The build records in the ".opkit_abi" section of the ELF file whose bytes
 // are `file`: none for a file that is not a 64-bit ELF object or has no
 // such section (dlopen() and the opkit_abi_version check speak for those).
 // InvalidArgument for a section that is cut short or holds something else.
-StatusOr<std::vector<OpkitAbiRecord>> ReadAbiRecords(std::string_view file);
+OPKIT_EXPORT StatusOr<std::vector<OpkitAbiRecord>> ReadAbiRecords(std::string_view file);
 
 // OK when every record fits `host`; else InvalidArgument saying what differs
 // and which flag to rebuild with.
-Status CheckAbiRecords(const std::vector<OpkitAbiRecord>& records,
-                       const AbiHost& host);
+OPKIT_EXPORT Status CheckAbiRecords(const std::vector<OpkitAbiRecord>& records,
+                                    const AbiHost& host);
 
 // "avx2, fma" for a set of OpkitAbiIsa bits.
-std::string IsaNames(uint32_t bits);
+OPKIT_EXPORT std::string IsaNames(uint32_t bits);
 
 // When `dlopen_error` is an undefined symbol whose demangled name uses the
 // pre-C++11 std::string (what -D_GLIBCXX_USE_CXX11_ABI=0 compiles), a
 // sentence naming that flag; else "".
-std::string OldCxxAbiHint(std::string_view dlopen_error);
+OPKIT_EXPORT std::string OldCxxAbiHint(std::string_view dlopen_error);
 
 }  // namespace internal
 }  // namespace opkit

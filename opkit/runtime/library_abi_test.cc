@@ -4,6 +4,7 @@
 // in tests/library.
 #include "opkit/runtime/library_abi.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,13 @@ TEST(ReadAbiRecordsTest, FilesThatAreNotElfOrAreCutShortHaveNoRecords) {
 
 TEST(ReadAbiRecordsTest, ASectionHoldingSomethingElseIsRefused) {
   std::string exe = OwnExecutable();
-  const size_t at = exe.find(std::string("opkitabi"));
+  // The first record: the magic followed by the version, spelled backwards
+  // here so that this literal is not found instead.
+  std::string record = "ibatikpo";
+  std::reverse(record.begin(), record.end());
+  const uint32_t version = OPKIT_ABI_VERSION;
+  record.append(reinterpret_cast<const char*>(&version), sizeof(version));
+  const size_t at = exe.find(record);
   ASSERT_NE(at, std::string::npos);
   exe[at] = 'X';
   EXPECT_THAT(ReadAbiRecords(exe).status(),
