@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "opkit/graph/graph.h"
 #include "opkit/op/attr_value_util.h"
+#include "opkit/op/op_def_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
 #include "opkit/runtime/session.h"
@@ -88,17 +89,21 @@ TEST_F(NamespacedOpsTest, RunAsGraphNodes) {
 }
 
 TEST_F(NamespacedOpsTest, NamesFollowTensorFlowsRule) {
-  // TensorFlow's op name pattern: '>'-separated segments, each starting with
-  // an upper-case letter.
+  // TensorFlow's op name rule (IsValidOpName in op_def_util.cc): segments
+  // starting with an upper-case letter, joined by single '>'; checked when
+  // an OpDef is validated for registration.
   EXPECT_THAT(OpRegistry::Global()->LookUp("Addons>Gelu"), ::testing::NotNull());
-  OpRegistrationData data;
   for (const char* bad : {"Addons>", ">Gelu", "Addons>>Gelu", "Addons>gelu"}) {
     SCOPED_TRACE(bad);
-    EXPECT_THAT(OpDefBuilder(bad).Output("y: float").Finalize(&data),
+    OpRegistrationData data;
+    ASSERT_THAT(OpDefBuilder(bad).Output("y: float").Finalize(&data), IsOk());
+    EXPECT_THAT(opkit::ValidateOpDef(data.op_def),
                 StatusIs(opkit::error::INVALID_ARGUMENT, HasSubstr(bad)));
   }
-  EXPECT_THAT(OpDefBuilder("Addons>Sub_Namespace>Op2").Output("y: float").Finalize(&data),
+  OpRegistrationData data;
+  ASSERT_THAT(OpDefBuilder("Addons>Sub_Namespace>Op2").Output("y: float").Finalize(&data),
               IsOk());
+  EXPECT_THAT(opkit::ValidateOpDef(data.op_def), IsOk());
 }
 
 }  // namespace
