@@ -60,13 +60,17 @@ bool ReadAt(std::string_view file, uint64_t offset, T* out) {
   return true;
 }
 
-std::string FlagFor(uint32_t bits) {
-  std::string flags;
+// The names of `bits`, each after `prefix`, separated by `separator`.
+std::string JoinIsa(uint32_t bits, std::string_view prefix, std::string_view separator) {
+  std::string out;
   for (const IsaName& n : kIsaNames) {
-    if (bits & n.bit) flags += StrCat(flags.empty() ? "-m" : " -m", n.name);
+    if (bits & n.bit) out += StrCat(out.empty() ? "" : separator, prefix, n.name);
   }
-  return flags;
+  return out;
 }
+
+// "-mavx2 -mfma" for a set of bits.
+std::string FlagFor(uint32_t bits) { return JoinIsa(bits, "-m", " "); }
 
 }  // namespace
 
@@ -79,13 +83,7 @@ AbiHost HostAbi() {
   return host;
 }
 
-std::string IsaNames(uint32_t bits) {
-  std::string names;
-  for (const IsaName& n : kIsaNames) {
-    if (bits & n.bit) names += StrCat(names.empty() ? "" : ", ", n.name);
-  }
-  return names;
-}
+std::string IsaNames(uint32_t bits) { return JoinIsa(bits, "", ", "); }
 
 StatusOr<std::vector<OpkitAbiRecord>> ReadAbiRecords(std::string_view file) {
   std::vector<OpkitAbiRecord> records;
