@@ -130,3 +130,11 @@ install(PROGRAMS ${PROJECT_BINARY_DIR}/install/opkit-config
   DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_BINARY_DIR}/install/opkit.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# --- Shape-function test helpers (INFER_OK / INFER_ERROR) ---------------------
+# Installed with the package so that an op author tests shape functions out of
+# tree: opkit/shape/shape_inference_testutil.h (outside any testing/ folder,
+# so the header rule above installs it) and its TensorFlow path
+# tensorflow/core/framework/shape_inference_testutil.h (the compat rule); the
+# code is in libopkit_framework, and the test links gtest itself. Checked by
+# tests/compat/shape_fn_test_out_of_tree.sh (ShapeFnTestBuiltAgainstInstalledPackage).

@@ -77,22 +77,8 @@ DataType OpKernelConstruction::output_type(int i) const {
 Status OpKernelConstruction::MatchSignature(
     const DataTypeSlice& expected_inputs,
     const DataTypeSlice& expected_outputs) {
-  const DataTypeVector& inputs = input_types();
-  const DataTypeVector& outputs = output_types();
-  bool match = inputs.size() == expected_inputs.size() &&
-               outputs.size() == expected_outputs.size();
-  for (size_t i = 0; match && i < inputs.size(); ++i) {
-    match = TypesCompatible(expected_inputs[i], inputs[i]);
-  }
-  for (size_t i = 0; match && i < outputs.size(); ++i) {
-    match = TypesCompatible(expected_outputs[i], outputs[i]);
-  }
-  if (match) return OkStatus();
-  Status s = errors::InvalidArgument(
-      "Signature mismatch, have: ", DataTypeSliceString(inputs), "->",
-      DataTypeSliceString(outputs),
-      " expected: ", DataTypeSliceString(expected_inputs), "->",
-      DataTypeSliceString(expected_outputs));
+  Status s = internal::MatchSignatureHelper(expected_inputs, expected_outputs,
+                                            input_types(), output_types());
   SetStatus(s);
   return s;
 }
@@ -137,5 +123,29 @@ void OpKernelConstruction::CtxFailureWithWarning(const char* file, int line,
                << " : " << s;
   SetStatus(s);
 }
+
+namespace internal {
+
+Status MatchSignatureHelper(const DataTypeVector& expected_inputs,
+                            const DataTypeVector& expected_outputs,
+                            const DataTypeVector& inputs,
+                            const DataTypeVector& outputs) {
+  bool match = inputs.size() == expected_inputs.size() &&
+               outputs.size() == expected_outputs.size();
+  for (size_t i = 0; match && i < inputs.size(); ++i) {
+    match = TypesCompatible(expected_inputs[i], inputs[i]);
+  }
+  for (size_t i = 0; match && i < outputs.size(); ++i) {
+    match = TypesCompatible(expected_outputs[i], outputs[i]);
+  }
+  if (match) return OkStatus();
+  return errors::InvalidArgument(
+      "Signature mismatch, have: ", DataTypeSliceString(inputs), "->",
+      DataTypeSliceString(outputs),
+      " expected: ", DataTypeSliceString(expected_inputs), "->",
+      DataTypeSliceString(expected_outputs));
+}
+
+}  // namespace internal
 
 }  // namespace opkit

@@ -50,6 +50,7 @@
 #include "opkit/core/export.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/status.h"
+#include "opkit/tensor/allocator.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/tensor_shape.h"
 #include "opkit/tensor/types.h"
@@ -232,6 +233,12 @@ class OPKIT_EXPORT OpKernelContext {
   // What the runtime supplies for one call. Everything is borrowed and must
   // outlive the context.
   struct Params {
+    // forward_input's output_index when the forwarded tensor is not meant
+    // for an output (a temporary). kNeverForward is TensorFlow's marker for
+    // an input that must never be forwarded.
+    static constexpr int kNeverForward = -2;
+    static constexpr int kNoReservation = -1;
+
     // The step (graph run or eager call) this call belongs to.
     int64_t step_id = 0;
     // The kernel being run. Required: a context without one records an
@@ -321,6 +328,19 @@ class OPKIT_EXPORT OpKernelContext {
   // Whether input `index` exists and has a tensor.
   bool has_input(int index) const;
 
+  // OK if the call's input dtypes (ref types where the inputs are refs) and
+  // the kernel's output types are `expected_inputs` -> `expected_outputs` (a
+  // ref type is accepted where its base type is expected); otherwise
+  // InvalidArgument "Signature mismatch, have: float->float expected:
+  // int32->int32" (TensorFlow's text), returned and not recorded.
+  Status MatchSignature(const DataTypeVector& expected_inputs,
+                        const DataTypeVector& expected_outputs);
+  // True when every input has input 0's shape; otherwise records
+  // InvalidArgument "Inputs to operation n of type Op must have the same
+  // size and shape.  Input 0: [2] != input 1: [3]" (TensorFlow's text,
+  // naming `op`'s node) and returns false.
+  bool ValidateInputsAreSameShape(OpKernel* op);
+
   // Input `index`. Out of range: records an error and returns a reference
   // to a process-wide empty tensor (DT_FLOAT, no storage), so the kernel
   // must check status() or use OP_REQUIRES on it before trusting the data.
@@ -379,9 +399,19 @@ class OPKIT_EXPORT OpKernelContext {
   // The same for the single-valued output argument `name`.
   Status allocate_output(std::string_view name, const TensorShape& shape,
                          Tensor** tensor);
-  // A tensor for the kernel's own use during this call.
+  // The same with TensorFlow's allocator attributes. opkit's one device
+  // keeps every tensor in host memory, which meets every attribute, so the
+  // allocation is the one above.
+  Status allocate_output(int index, const TensorShape& shape, Tensor** tensor,
+                         AllocatorAttributes attr);
+  Status allocate_output(std::string_view name, const TensorShape& shape,
+                         Tensor** tensor, AllocatorAttributes attr);
+  // A tensor for the kernel's own use during this call (with or without
+  // allocator attributes, as allocate_output).
   Status allocate_temp(DataType type, const TensorShape& shape,
                        Tensor* out_temp);
+  Status allocate_temp(DataType type, const TensorShape& shape,
+                       Tensor* out_temp, AllocatorAttributes allocator_attr);
 
   // Makes `tensor` (sharing its buffer) output `index`. An index out of
   // range, an output already set or allocated, or a dtype other than
@@ -420,12 +450,65 @@ class OPKIT_EXPORT OpKernelContext {
       std::initializer_list<int> candidate_input_indices, int output_index,
       const TensorShape& output_shape, Tensor** output,
       int* forwarded_input = nullptr);
+  Status forward_input_or_allocate_output(
+      const std::vector<int>& candidate_input_indices, int output_index,
+      const TensorShape& output_shape, Tensor** output,
+      int* forwarded_input = nullptr);
+  // By argument names (each a single-valued argument; InvalidArgument
+  // otherwise).
+  Status forward_input_or_allocate_output(
+      std::initializer_list<std::string_view> candidate_input_names,
+      std::string_view output_name, const TensorShape& output_shape,
+      Tensor** output);
   Status forward_input_or_allocate_output(const int* candidate_input_indices,
                                           size_t num_candidates,
                                           int output_index,
                                           const TensorShape& output_shape,
                                           Tensor** output,
                                           int* forwarded_input = nullptr);
+
+  // TensorFlow's forward_input: a new Tensor sharing input `input_index`'s
+  // buffer, viewed with `output_shape`, when that buffer can be taken over
+  // -- forwarding is allowed (Params::forward_inputs), the input is present
+  // and not a Ref, its dtype is `output_dtype`, the element counts are
+  // equal, no other Tensor shares the buffer (Tensor::RefCountIsOne), the
+  // buffer is aligned, and the input's allocator attributes (host memory)
+  // meet `output_attr` -- else nullptr. When `output_index` is an output
+  // (not Params::kNoReservation) its expected dtype must be `output_dtype`
+  // too. The tensor is not made an output: set_output does that. Both
+  // memory types are host memory here, so `output_memory_type` never
+  // refuses. An index out of range is recorded and gives nullptr.
+  std::unique_ptr<Tensor> forward_input(int input_index, int output_index,
+                                        DataType output_dtype,
+                                        const TensorShape& output_shape,
+                                        MemoryType output_memory_type,
+                                        const AllocatorAttributes& output_attr);
+
+  // A temporary that reuses the first candidate input forward_input can
+  // take over (as a temporary), else a new one from allocate_temp. A
+  // candidate index out of range is an error.
+  Status forward_input_or_allocate_temp(
+      std::initializer_list<int> candidate_input_indices, DataType type,
+      const TensorShape& shape, const AllocatorAttributes& allocator_attr,
+      Tensor* out_temp);
+  Status forward_input_or_allocate_temp(
+      const std::vector<int>& candidate_input_indices, DataType type,
+      const TensorShape& shape, const AllocatorAttributes& allocator_attr,
+      Tensor* out_temp);
+  Status forward_input_or_allocate_temp(
+      std::initializer_list<int> candidate_input_indices, DataType type,
+      const TensorShape& shape, Tensor* out_temp) {
+    return forward_input_or_allocate_temp(candidate_input_indices, type,
+                                          shape, AllocatorAttributes(),
+                                          out_temp);
+  }
+  Status forward_input_or_allocate_temp(
+      const std::vector<int>& candidate_input_indices, DataType type,
+      const TensorShape& shape, Tensor* out_temp) {
+    return forward_input_or_allocate_temp(candidate_input_indices, type,
+                                          shape, AllocatorAttributes(),
+                                          out_temp);
+  }
 
   // Makes Ref output `index` refer to `*tensor_for_ref`, guarded by `mu`
   // (both borrowed; they must outlive every use of the output — normally a
@@ -506,6 +589,11 @@ class OPKIT_EXPORT OpKernelContext {
   // can be taken over (see forward_input_or_allocate_output).
   bool TryForward(int input_index, int output_index,
                   const TensorShape& output_shape, Tensor** output);
+  // forward_input_or_allocate_temp over a candidate array.
+  Status ForwardInputOrAllocateTemp(const int* candidates, size_t num_candidates,
+                                    DataType type, const TensorShape& shape,
+                                    const AllocatorAttributes& allocator_attr,
+                                    Tensor* out_temp);
   // set_output's checks and the store; the error is recorded and returned.
   Status SetOutputChecked(int index, Tensor&& tensor);
 

@@ -158,4 +158,31 @@ void OpKernelContext::replace_ref_input(int index, const Tensor& tensor,
   }
 }
 
+Status OpKernelContext::MatchSignature(const DataTypeVector& expected_inputs,
+                                       const DataTypeVector& expected_outputs) {
+  DataTypeVector inputs;
+  inputs.reserve(static_cast<size_t>(num_inputs_));
+  for (int i = 0; i < num_inputs_; ++i) {
+    inputs.push_back((*params_->inputs)[i].dtype());
+  }
+  return internal::MatchSignatureHelper(expected_inputs, expected_outputs,
+                                        inputs, op_kernel().output_types());
+}
+
+bool OpKernelContext::ValidateInputsAreSameShape(OpKernel* op) {
+  for (int i = 1; i < num_inputs_; ++i) {
+    const Tensor& first = input(0);
+    const Tensor& other = input(i);
+    if (!first.IsSameSize(other)) {
+      SetStatus(errors::InvalidArgument(
+          "Inputs to operation ", op->name(), " of type ", op->type_string(),
+          " must have the same size and shape.  Input 0: ",
+          first.shape().DebugString(), " != input ", i, ": ",
+          other.shape().DebugString()));
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace opkit

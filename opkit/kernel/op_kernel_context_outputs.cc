@@ -93,6 +93,25 @@ Status OpKernelContext::allocate_output(std::string_view name,
   return allocate_output(index, shape, tensor);
 }
 
+Status OpKernelContext::allocate_output(int index, const TensorShape& shape,
+                                        Tensor** tensor,
+                                        AllocatorAttributes /*attr*/) {
+  return allocate_output(index, shape, tensor);
+}
+
+Status OpKernelContext::allocate_output(std::string_view name,
+                                        const TensorShape& shape,
+                                        Tensor** tensor,
+                                        AllocatorAttributes /*attr*/) {
+  return allocate_output(name, shape, tensor);
+}
+
+Status OpKernelContext::allocate_temp(DataType type, const TensorShape& shape,
+                                      Tensor* out_temp,
+                                      AllocatorAttributes /*allocator_attr*/) {
+  return allocate_temp(type, shape, out_temp);
+}
+
 Status OpKernelContext::allocate_temp(DataType type, const TensorShape& shape,
                                       Tensor* out_temp) {
   if (out_temp == nullptr) {
@@ -221,23 +240,48 @@ Status OpKernelContext::forward_input_to_output_with_shape(
   return OkStatus();
 }
 
-bool OpKernelContext::TryForward(int input_index, int output_index,
-                                 const TensorShape& output_shape,
-                                 Tensor** output) {
+std::unique_ptr<Tensor> OpKernelContext::forward_input(
+    int input_index, int output_index, DataType output_dtype,
+    const TensorShape& output_shape, MemoryType /*output_memory_type*/,
+    const AllocatorAttributes& output_attr) {
+  if (input_index < 0 || input_index >= num_inputs_) {
+    InputIndexError("forward_input", input_index).IgnoreError();
+    return nullptr;
+  }
+  if (output_index != Params::kNoReservation) {
+    if (!CheckOutputIndex("forward_input", output_index).ok()) return nullptr;
+    if (op_kernel().output_type(output_index) != output_dtype) return nullptr;
+  }
   const TensorValue& value = (*params_->inputs)[input_index];
   const Tensor* input = value.tensor;
   // Taking the buffer over is safe only if nobody else can see it: no other
-  // Tensor shares it, and it is not a Ref (whose owner keeps using it).
+  // Tensor shares it, and it is not a Ref (whose owner keeps using it). Every
+  // buffer is host memory, which is what any AllocatorAttributes can ask.
+  AllocatorAttributes input_attr;
+  input_attr.set_on_host(true);
+  input_attr.set_nic_compatible(true);
+  input_attr.set_gpu_compatible(true);
   if (!params_->forward_inputs || input == nullptr || value.is_ref() ||
-      input->dtype() != op_kernel().output_type(output_index) ||
+      input->dtype() != output_dtype ||
       input->NumElements() != output_shape.num_elements() ||
-      !input->RefCountIsOne() || !input->IsAligned()) {
-    return false;
+      !input->RefCountIsOne() || !input->IsAligned() ||
+      !output_attr.IsEqualOrLessRestrictiveThan(input_attr)) {
+    return nullptr;
   }
-  Tensor forwarded;
-  if (!forwarded.CopyFrom(*input, output_shape)) return false;
+  auto forwarded = std::make_unique<Tensor>();
+  if (!forwarded->CopyFrom(*input, output_shape)) return nullptr;
+  return forwarded;
+}
+
+bool OpKernelContext::TryForward(int input_index, int output_index,
+                                 const TensorShape& output_shape,
+                                 Tensor** output) {
+  std::unique_ptr<Tensor> forwarded = forward_input(
+      input_index, output_index, op_kernel().output_type(output_index),
+      output_shape, DEVICE_MEMORY, AllocatorAttributes());
+  if (forwarded == nullptr) return false;
   OutputSlot& slot = outputs_[output_index];
-  slot.tensor = std::move(forwarded);
+  slot.tensor = std::move(*forwarded);
   slot.set = true;
   *output = &slot.tensor;
   return true;
@@ -249,6 +293,75 @@ Status OpKernelContext::forward_input_or_allocate_output(
   return forward_input_or_allocate_output(
       candidate_input_indices.begin(), candidate_input_indices.size(),
       output_index, output_shape, output, forwarded_input);
+}
+
+Status OpKernelContext::forward_input_or_allocate_output(
+    const std::vector<int>& candidate_input_indices, int output_index,
+    const TensorShape& output_shape, Tensor** output, int* forwarded_input) {
+  return forward_input_or_allocate_output(
+      candidate_input_indices.data(), candidate_input_indices.size(),
+      output_index, output_shape, output, forwarded_input);
+}
+
+Status OpKernelContext::forward_input_or_allocate_output(
+    std::initializer_list<std::string_view> candidate_input_names,
+    std::string_view output_name, const TensorShape& output_shape,
+    Tensor** output) {
+  if (output != nullptr) *output = nullptr;
+  std::vector<int> candidates;
+  candidates.reserve(candidate_input_names.size());
+  for (std::string_view name : candidate_input_names) {
+    int index = 0;
+    OPKIT_RETURN_IF_ERROR(SingleInputIndex(name, &index));
+    candidates.push_back(index);
+  }
+  int output_index = 0;
+  OPKIT_RETURN_IF_ERROR(SingleOutputIndex(output_name, &output_index));
+  return forward_input_or_allocate_output(candidates.data(), candidates.size(),
+                                          output_index, output_shape, output);
+}
+
+Status OpKernelContext::forward_input_or_allocate_temp(
+    std::initializer_list<int> candidate_input_indices, DataType type,
+    const TensorShape& shape, const AllocatorAttributes& allocator_attr,
+    Tensor* out_temp) {
+  return ForwardInputOrAllocateTemp(candidate_input_indices.begin(),
+                                    candidate_input_indices.size(), type,
+                                    shape, allocator_attr, out_temp);
+}
+
+Status OpKernelContext::forward_input_or_allocate_temp(
+    const std::vector<int>& candidate_input_indices, DataType type,
+    const TensorShape& shape, const AllocatorAttributes& allocator_attr,
+    Tensor* out_temp) {
+  return ForwardInputOrAllocateTemp(candidate_input_indices.data(),
+                                    candidate_input_indices.size(), type,
+                                    shape, allocator_attr, out_temp);
+}
+
+Status OpKernelContext::ForwardInputOrAllocateTemp(
+    const int* candidates, size_t num_candidates, DataType type,
+    const TensorShape& shape, const AllocatorAttributes& allocator_attr,
+    Tensor* out_temp) {
+  if (out_temp == nullptr) {
+    return Misuse(errors::Internal(
+        "forward_input_or_allocate_temp was given a null Tensor*"));
+  }
+  for (size_t i = 0; i < num_candidates; ++i) {
+    if (candidates[i] < 0 || candidates[i] >= num_inputs_) {
+      return InputIndexError("forward_input_or_allocate_temp", candidates[i]);
+    }
+  }
+  for (size_t i = 0; i < num_candidates; ++i) {
+    std::unique_ptr<Tensor> forwarded =
+        forward_input(candidates[i], Params::kNoReservation, type, shape,
+                      DEVICE_MEMORY, allocator_attr);
+    if (forwarded != nullptr) {
+      *out_temp = std::move(*forwarded);
+      return OkStatus();
+    }
+  }
+  return allocate_temp(type, shape, out_temp, allocator_attr);
 }
 
 Status OpKernelContext::forward_input_or_allocate_output(

@@ -439,6 +439,126 @@ TEST_F(ContextTest, ForwardInputOrAllocateOutputChecksItsArguments) {
   EXPECT_EQ(out->NumElements(), 2);
 }
 
+TEST_F(ContextTest, MatchSignatureComparesTheCallsTypes) {
+  auto call = MakeCall(kernel_.get(), &inputs_);
+  OpKernelContext& ctx = *call->ctx;
+  EXPECT_THAT(ctx.MatchSignature({DT_INT32, DT_INT32, DT_FLOAT, DT_FLOAT},
+                                 {DT_INT32, DT_INT32, DT_FLOAT}),
+              IsOk());
+  EXPECT_THAT(ctx.MatchSignature({DT_FLOAT}, {DT_FLOAT}),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("Signature mismatch, have: int32, int32, "
+                                 "float, float->int32, int32, float expected: "
+                                 "float->float")));
+  // Returned, not recorded.
+  EXPECT_THAT(ctx.status(), IsOk());
+}
+
+TEST_F(ContextTest, AllocateWithAllocatorAttributes) {
+  auto call = MakeCall(kernel_.get(), &inputs_);
+  AllocatorAttributes attr;
+  attr.set_on_host(true);
+  attr.set_gpu_compatible(true);
+  EXPECT_TRUE(attr.on_host());
+  EXPECT_TRUE(attr.gpu_compatible());
+  EXPECT_FALSE(attr.nic_compatible());
+  EXPECT_EQ(attr.DebugString(),
+            "AllocatorAttributes(on_host=1 nic_compatible=0 gpu_compatible=1)");
+  Tensor* out = nullptr;
+  ASSERT_THAT(call->ctx->allocate_output(2, TensorShape({3}), &out, attr),
+              IsOk());
+  EXPECT_EQ(out->NumElements(), 3);
+  Tensor temp;
+  ASSERT_THAT(call->ctx->allocate_temp(DT_DOUBLE, TensorShape({2}), &temp,
+                                       attr),
+              IsOk());
+  EXPECT_EQ(temp.dtype(), DT_DOUBLE);
+  Tensor* named = nullptr;
+  EXPECT_THAT(call->ctx->allocate_output("single", TensorShape({}), &named,
+                                         attr),
+              StatusIs(error::INTERNAL));  // Output 2 is "single": taken.
+}
+
+TEST_F(ContextTest, ForwardInputTakesOnlyAnUnsharedBuffer) {
+  auto call = MakeCall(kernel_.get(), &inputs_);
+  OpKernelContext& ctx = *call->ctx;
+  const AllocatorAttributes attr;
+  // Input 3 (float, one element) is held by inputs_ alone.
+  std::unique_ptr<Tensor> t = ctx.forward_input(
+      3, 2, DT_FLOAT, TensorShape({1}), DEVICE_MEMORY, attr);
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->SharesBufferWith(inputs_[3]));
+  EXPECT_EQ(t->shape(), TensorShape({1}));
+  // Now `t` shares it too.
+  EXPECT_EQ(ctx.forward_input(3, OpKernelContext::Params::kNoReservation,
+                              DT_FLOAT, TensorShape({}), HOST_MEMORY, attr),
+            nullptr);
+  t.reset();
+  // Wrong dtype for the input, wrong dtype for the output, wrong size.
+  EXPECT_EQ(ctx.forward_input(0, OpKernelContext::Params::kNoReservation,
+                              DT_FLOAT, TensorShape({}), DEVICE_MEMORY, attr),
+            nullptr);
+  EXPECT_EQ(ctx.forward_input(3, 0, DT_FLOAT, TensorShape({}), DEVICE_MEMORY,
+                              attr),
+            nullptr);
+  EXPECT_EQ(ctx.forward_input(3, 2, DT_FLOAT, TensorShape({2}), DEVICE_MEMORY,
+                              attr),
+            nullptr);
+  EXPECT_THAT(ctx.status(), IsOk());
+  // Out of range is a misuse.
+  EXPECT_EQ(ctx.forward_input(9, 2, DT_FLOAT, TensorShape({}), DEVICE_MEMORY,
+                              attr),
+            nullptr);
+  EXPECT_THAT(ctx.status(), StatusIs(error::INTERNAL));
+}
+
+TEST_F(ContextTest, ForwardInputOrAllocateTemp) {
+  auto call = MakeCall(kernel_.get(), &inputs_);
+  Tensor temp;
+  ASSERT_THAT(call->ctx->forward_input_or_allocate_temp(
+                  {0, 3}, DT_FLOAT, TensorShape({}), &temp),
+              IsOk());
+  EXPECT_TRUE(temp.SharesBufferWith(inputs_[3]));
+  Tensor other;
+  ASSERT_THAT(call->ctx->forward_input_or_allocate_temp(
+                  std::vector<int>{2}, DT_FLOAT, TensorShape({2}),
+                  AllocatorAttributes(), &other),
+              IsOk());
+  EXPECT_FALSE(other.SharesBufferWith(inputs_[2]));
+  EXPECT_EQ(other.NumElements(), 2);
+  EXPECT_THAT(call->ctx->forward_input_or_allocate_temp(
+                  {7}, DT_FLOAT, TensorShape({}), &other),
+              StatusIs(error::INTERNAL, HasSubstr("out of range")));
+}
+
+TEST_F(OpKernelTest, ForwardInputOrAllocateOutputByNameAndVector) {
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_THAT(Create(AddNode(), &kernel), IsOk());
+  std::vector<Tensor> inputs = {Floats({1, 2}), Floats({3, 4})};
+  {
+    auto call = MakeCall(kernel.get(), &inputs);
+    Tensor* out = nullptr;
+    ASSERT_THAT(call->ctx->forward_input_or_allocate_output(
+                    {"y", "x"}, "z", TensorShape({2}), &out),
+                IsOk());
+    EXPECT_TRUE(out->SharesBufferWith(inputs[1]));
+    EXPECT_THAT(call->ctx->forward_input_or_allocate_output(
+                    {"w"}, "z", TensorShape({2}), &out),
+                StatusIs(error::INVALID_ARGUMENT,
+                         HasSubstr("Unknown input name: w")));
+  }
+  {
+    auto call = MakeCall(kernel.get(), &inputs);
+    Tensor* out = nullptr;
+    int forwarded = -3;
+    ASSERT_THAT(call->ctx->forward_input_or_allocate_output(
+                    std::vector<int>{0, 1}, 0, TensorShape({2}), &out,
+                    &forwarded),
+                IsOk());
+    EXPECT_EQ(forwarded, 0);
+  }
+}
+
 TEST_F(ContextTest, ForwardInputToOutputWithShape) {
   std::vector<Tensor> inputs = inputs_;
   Tensor keep = inputs[2];  // Shared: forwarding with shape ignores sharing.

@@ -43,15 +43,6 @@ Status ConstShape(InferenceContext* c) {
   return Status::OK();
 }
 
-Status PlaceholderShape(InferenceContext* c) {
-  PartialTensorShape shape;
-  OPKIT_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
-  ShapeHandle out;
-  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(shape, &out));
-  c->set_output(0, out);
-  return Status::OK();
-}
-
 Status PlaceholderWithDefaultShape(InferenceContext* c) {
   PartialTensorShape shape;
   OPKIT_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
@@ -219,7 +210,7 @@ REGISTER_OP("Placeholder")
     .Output("output: dtype")
     .Attr("dtype: type")
     .Attr("shape: shape = { unknown_rank: true }")
-    .SetShapeFn(PlaceholderShape);
+    .SetShapeFn(shape_inference::ExplicitShape);
 
 REGISTER_OP("PlaceholderWithDefault")
     .Input("input: dtype")

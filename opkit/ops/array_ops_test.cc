@@ -1,5 +1,5 @@
 // Shape functions and OpDef details of the built-in array ops, in
-// TensorFlow's test syntax (opkit/testing/shape_inference_testutil.h).
+// TensorFlow's test syntax (opkit/shape/shape_inference_testutil.h).
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -8,7 +8,7 @@
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/tensor/tensor.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

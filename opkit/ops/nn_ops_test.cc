@@ -8,7 +8,7 @@
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

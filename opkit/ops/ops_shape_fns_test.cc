@@ -3,7 +3,7 @@
 #include "gtest/gtest.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 
 namespace opkit {
 namespace {

@@ -1,5 +1,5 @@
 // Shape functions of the array ops: Reduction (Sum, Mean, ...), Concat,
-// ConcatV2, Reshape and Transpose (declared in common_shape_fns.h).
+// ConcatV2, QuantizedConcatV2, Reshape and Transpose (declared in common_shape_fns.h).
 // Behaviour and messages follow TensorFlow's common_shape_fns.cc and
 // array_ops.cc; the arithmetic on known sizes is overflow-checked.
 #include <cstdint>
@@ -215,6 +215,10 @@ Status ConcatShape(InferenceContext* c, int num_inputs_to_concat) {
                                    c->num_inputs());
   }
   return ConcatShapeHelper(c, 1, 1 + num_inputs_to_concat, 0);
+}
+
+Status QuantizedConcatV2Shape(InferenceContext* c, int num_inputs_to_concat) {
+  return ConcatShapeHelper(c, 0, num_inputs_to_concat, num_inputs_to_concat);
 }
 
 Status ConcatV2Shape(InferenceContext* c) {

@@ -24,6 +24,34 @@ Status CheckRankArgument(int32_t rank) {
   return OkStatus();
 }
 
+// BatchMatMul's batch dimensions merge; BatchMatMulV2's broadcast.
+Status BatchMatMulShapeImpl(InferenceContext* c, bool broadcast_batch) {
+  ShapeHandle a, b;
+  OPKIT_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 2, &a));
+  OPKIT_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &b));
+  bool adj_x, adj_y;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("adj_x", &adj_x));
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("adj_y", &adj_y));
+  DimensionHandle rows = c->Dim(a, adj_x ? -1 : -2);
+  DimensionHandle cols = c->Dim(b, adj_y ? -2 : -1);
+  DimensionHandle inner;
+  OPKIT_RETURN_IF_ERROR(
+      c->Merge(c->Dim(a, adj_x ? -2 : -1), c->Dim(b, adj_y ? -1 : -2), &inner));
+  ShapeHandle a_batch, b_batch, batch;
+  OPKIT_RETURN_IF_ERROR(c->Subshape(a, 0, -2, &a_batch));
+  OPKIT_RETURN_IF_ERROR(c->Subshape(b, 0, -2, &b_batch));
+  if (broadcast_batch) {
+    OPKIT_RETURN_IF_ERROR(BroadcastBinaryOpOutputShapeFnHelper(
+        c, a_batch, b_batch, /*incompatible_shape_error=*/true, &batch));
+  } else {
+    OPKIT_RETURN_IF_ERROR(c->Merge(a_batch, b_batch, &batch));
+  }
+  ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->Concatenate(batch, c->Matrix(rows, cols), &out));
+  c->set_output(0, out);
+  return OkStatus();
+}
+
 }  // namespace
 
 Status UnchangedShape(InferenceContext* c) {
@@ -50,6 +78,101 @@ Status ScalarShape(InferenceContext* c) {
 }
 
 Status NoOutputs(InferenceContext* c) { return OkStatus(); }
+
+Status MergeBothInputsShapeFn(InferenceContext* c) {
+  ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->Merge(c->input(0), c->input(1), &out));
+  c->set_output(0, out);
+  return OkStatus();
+}
+
+Status DatasetIteratorShape(InferenceContext* c) {
+  ShapeHandle unused;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
+  std::vector<PartialTensorShape> output_shapes;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("output_shapes", &output_shapes));
+  if (static_cast<int64_t>(output_shapes.size()) != c->num_outputs()) {
+    return errors::InvalidArgument(
+        "`output_shapes` must be the same length as `output_types` (",
+        output_shapes.size(), " vs. ", c->num_outputs());
+  }
+  for (size_t i = 0; i < output_shapes.size(); ++i) {
+    ShapeHandle shape;
+    OPKIT_RETURN_IF_ERROR(
+        c->MakeShapeFromPartialTensorShape(output_shapes[i], &shape));
+    c->set_output(static_cast<int>(i), shape);
+  }
+  return OkStatus();
+}
+
+Status MakeShapeFromFormat(TensorFormat format, DimensionOrConstant N,
+                           const std::vector<DimensionOrConstant>& spatial,
+                           DimensionOrConstant C, ShapeHandle* out,
+                           InferenceContext* context) {
+  std::vector<DimensionHandle> dims;
+  dims.reserve(spatial.size() + 2);
+  dims.push_back(context->MakeDim(N));
+  if (format == TensorFormat::kNCHW) dims.push_back(context->MakeDim(C));
+  for (const DimensionOrConstant& d : spatial) {
+    dims.push_back(context->MakeDim(d));
+  }
+  if (format == TensorFormat::kNHWC) dims.push_back(context->MakeDim(C));
+  *out = context->MakeShape(dims);
+  return OkStatus();
+}
+
+Status RandomShape(InferenceContext* c) {
+  ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &out));
+  c->set_output(0, out);
+  return OkStatus();
+}
+
+Status ExplicitShape(InferenceContext* c) {
+  PartialTensorShape shape;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
+  ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(shape, &out));
+  c->set_output(0, out);
+  return OkStatus();
+}
+
+Status ExplicitShapes(InferenceContext* c) {
+  std::vector<PartialTensorShape> shapes;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("shapes", &shapes));
+  if (shapes.empty()) return errors::Internal("shapes attribute is empty");
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    ShapeHandle out;
+    OPKIT_RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(shapes[i], &out));
+    c->set_output(static_cast<int>(i), out);
+  }
+  return OkStatus();
+}
+
+Status ValidateSparseTensor(InferenceContext* c, ShapeHandle indices_shape,
+                            ShapeHandle values_shape, ShapeHandle shape_shape) {
+  return c->ValidateSparseTensor(indices_shape, values_shape, shape_shape);
+}
+
+Status ValidateVariableResourceHandle(
+    InferenceContext* c, std::vector<ShapeAndType>* shape_and_type) {
+  const std::vector<ShapeAndType>* handle_data =
+      c->input_handle_shapes_and_types(0);
+  if (handle_data == nullptr || handle_data->empty()) {
+    shape_and_type->emplace_back(c->UnknownShape(), DT_INVALID);
+    return OkStatus();
+  }
+  *shape_and_type = *handle_data;
+  DataType value_dtype;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("dtype", &value_dtype));
+  if (shape_and_type->at(0).dtype != value_dtype) {
+    return errors::InvalidArgument(
+        "Trying to read variable with wrong dtype. Expected ",
+        DataTypeString(shape_and_type->at(0).dtype), " got ",
+        DataTypeString(value_dtype));
+  }
+  return OkStatus();
+}
 
 Status UnchangedShapeWithRank(InferenceContext* c, int32_t rank) {
   OPKIT_RETURN_IF_ERROR(CheckRankArgument(rank));
@@ -92,26 +215,11 @@ Status MatMulShape(InferenceContext* c) {
 }
 
 Status BatchMatMulV2Shape(InferenceContext* c) {
-  ShapeHandle a, b;
-  OPKIT_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 2, &a));
-  OPKIT_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &b));
-  bool adj_x, adj_y;
-  OPKIT_RETURN_IF_ERROR(c->GetAttr("adj_x", &adj_x));
-  OPKIT_RETURN_IF_ERROR(c->GetAttr("adj_y", &adj_y));
-  DimensionHandle rows = c->Dim(a, adj_x ? -1 : -2);
-  DimensionHandle cols = c->Dim(b, adj_y ? -2 : -1);
-  DimensionHandle inner;
-  OPKIT_RETURN_IF_ERROR(
-      c->Merge(c->Dim(a, adj_x ? -2 : -1), c->Dim(b, adj_y ? -1 : -2), &inner));
-  ShapeHandle a_batch, b_batch, batch;
-  OPKIT_RETURN_IF_ERROR(c->Subshape(a, 0, -2, &a_batch));
-  OPKIT_RETURN_IF_ERROR(c->Subshape(b, 0, -2, &b_batch));
-  OPKIT_RETURN_IF_ERROR(BroadcastBinaryOpOutputShapeFnHelper(
-      c, a_batch, b_batch, /*incompatible_shape_error=*/true, &batch));
-  ShapeHandle out;
-  OPKIT_RETURN_IF_ERROR(c->Concatenate(batch, c->Matrix(rows, cols), &out));
-  c->set_output(0, out);
-  return OkStatus();
+  return BatchMatMulShapeImpl(c, /*broadcast_batch=*/true);
+}
+
+Status BatchMatMulShape(InferenceContext* c) {
+  return BatchMatMulShapeImpl(c, /*broadcast_batch=*/false);
 }
 
 Status BiasAddShape(InferenceContext* c) {

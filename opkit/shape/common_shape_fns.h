@@ -89,6 +89,23 @@ OPKIT_EXPORT Status UnchangedShapeWithRankAtLeast(InferenceContext* c,
 OPKIT_EXPORT Status UnchangedShapeWithRankAtMost(InferenceContext* c,
                                                  int32_t rank);
 
+// Output 0 is the merge of inputs 0 and 1 ("Dimension 0 in both shapes must
+// be equal, but are 2 and 3. Shapes are [2] and [3].").
+OPKIT_EXPORT Status MergeBothInputsShapeFn(InferenceContext* c);
+
+// A dataset iterator's GetNext: input 0 is a scalar handle; output i has the
+// shape in list(shape) attr output_shapes[i] ("`output_shapes` must be the
+// same length as `output_types` (1 vs. 2" when the counts differ).
+OPKIT_EXPORT Status DatasetIteratorShape(InferenceContext* c);
+
+// *out = a shape of `format` with batch N, the spatial dimensions in order
+// and channels C (N, spatial..., C for NHWC; N, C, spatial... for NCHW), of
+// any number of spatial dimensions. TensorFlow's argument order.
+OPKIT_EXPORT Status MakeShapeFromFormat(
+    TensorFormat format, DimensionOrConstant N,
+    const std::vector<DimensionOrConstant>& spatial, DimensionOrConstant C,
+    ShapeHandle* out, InferenceContext* context);
+
 // [m,k] x [k,n] -> [m,n], honouring bool attrs transpose_a / transpose_b.
 // Inputs must be matrices and the inner dimensions must merge.
 OPKIT_EXPORT Status MatMulShape(InferenceContext* c);
@@ -96,6 +113,11 @@ OPKIT_EXPORT Status MatMulShape(InferenceContext* c);
 // [..., m, k] x [..., k, n] -> [broadcast(...), m, n], honouring bool attrs
 // adj_x / adj_y; the batch dimensions broadcast like BroadcastBinaryOpShapeFn.
 OPKIT_EXPORT Status BatchMatMulV2Shape(InferenceContext* c);
+
+// BatchMatMul (without broadcasting): [..., m, k] x [..., k, n] -> [..., m, n]
+// where both inputs have rank >= 2 and the same batch dimensions (they
+// merge), honouring bool attrs adj_x / adj_y.
+OPKIT_EXPORT Status BatchMatMulShape(InferenceContext* c);
 
 // value + bias: output is input 0 with its channel dimension (the last one, or
 // dimension 1 when the optional data_format attr is "NCHW") merged with the
@@ -136,6 +158,12 @@ OPKIT_EXPORT Status ReadIntTensor(const Tensor& t, const char* what,
 // dimensions.").
 OPKIT_EXPORT Status ReductionShape(InferenceContext* c);
 
+// UnsortedSegmentSum and friends (data, segment_ids, num_segments):
+// segment_ids' shape must be a prefix of data's; the output is
+// [num_segments] + data's remaining dimensions (num_segments from the
+// constant scalar input 2, >= 0).
+OPKIT_EXPORT Status SegmentReductionWithNumSegmentsShapeFn(InferenceContext* c);
+
 // Concat: input 0 is the scalar axis, then `num_inputs_to_concat` values.
 OPKIT_EXPORT Status ConcatShape(InferenceContext* c, int num_inputs_to_concat);
 // ConcatV2: the values, then the scalar axis as the last input. The values
@@ -151,6 +179,27 @@ OPKIT_EXPORT Status ConcatV2Shape(InferenceContext* c);
 OPKIT_EXPORT Status Conv2DShape(InferenceContext* c);
 OPKIT_EXPORT Status Conv2DShapeWithExplicitPadding(InferenceContext* c);
 
+// 3-D convolution: input [N,D,H,W,C] (or [N,C,D,H,W] with data_format
+// "NCDHW"), filter [D,H,W,I,O], list(int) attrs strides and dilations of 5
+// values in data_format order, padding SAME or VALID. The input depth must
+// be a multiple of the filter's ("Depth of input (10) is not a multiple of
+// input depth of filter (3)").
+OPKIT_EXPORT Status Conv3DShape(InferenceContext* c);
+
+// Depthwise 2-D convolution: input [N,H,W,C] (or NCHW), filter [H,W,C,M];
+// the output has C*M channels. strides (4 values), optional dilations
+// (default 1s), padding; the ...WithExplicitPadding form also takes padding
+// EXPLICIT with explicit_paddings as Conv2DShapeWithExplicitPadding.
+OPKIT_EXPORT Status DepthwiseConv2DNativeShape(InferenceContext* c);
+OPKIT_EXPORT Status DepthwiseConv2DNativeShapeWithExplicitPadding(
+    InferenceContext* c);
+
+// Conv2DBackpropInput(input_sizes, filter, out_backprop): the output shape is
+// the constant input_sizes, 4 values (N,H,W,C in data_format order) or 2
+// (H,W, with N from out_backprop and C from the filter). out_backprop's
+// channels must merge with the filter's output channels.
+OPKIT_EXPORT Status Conv2DBackpropInputShape(InferenceContext* c);
+
 // 2-D pooling with list(int) attrs ksize and strides (4 values each in
 // data_format order), padding SAME or VALID, optional data_format NHWC/NCHW.
 // MaxPool may also pool across channels (ksize/strides in the C position).
@@ -165,6 +214,24 @@ OPKIT_EXPORT Status AvgPoolShape(InferenceContext* c);
 // got: 2". Empty explicit_paddings are required for SAME/VALID. data_format
 // NCHW_VECT_C is rejected ("Invalid data format string").
 OPKIT_EXPORT Status MaxPoolShapeWithExplicitPadding(InferenceContext* c);
+
+// MaxPoolV2: MaxPoolShape with ksize and strides read from the last two
+// inputs (constant int32 vectors of 4 values) when the op has
+// `num_inputs` inputs, from attrs when it has two fewer. An unknown ksize or
+// strides value gives an unknown shape.
+OPKIT_EXPORT Status MaxPoolV2Shape(InferenceContext* c, int num_inputs);
+
+// 3-D pooling: input of rank 5 (data_format NDHWC or NCDHW), list(int)
+// attrs ksize and strides of 5 values, padding SAME or VALID.
+OPKIT_EXPORT Status Pool3DShape(InferenceContext* c);
+
+// Gradients of pooling: MaxPoolGrad's output is input 0 (rank 4),
+// MaxPool3DGrad's input 0 (rank 5); AvgPoolGrad's and AvgPool3DGrad's come
+// from the constant shape in input 0 (4 or 5 values).
+OPKIT_EXPORT Status MaxPoolGradShape(InferenceContext* c);
+OPKIT_EXPORT Status MaxPool3DGradShape(InferenceContext* c);
+OPKIT_EXPORT Status AvgPoolGradShape(InferenceContext* c);
+OPKIT_EXPORT Status AvgPool3DGradShape(InferenceContext* c);
 
 // FusedBatchNorm (and V2): x of rank 4 (5 for data_format "NDHWC"/"NCDHW"),
 // then the rank-1 scale and offset, and the rank-1 mean and variance too
@@ -183,6 +250,61 @@ OPKIT_EXPORT Status FusedBatchNormV3Shape(InferenceContext* c);
 // y_backprop's shape with the merged channel dimension, outputs 1 and 2
 // vectors of the channels, outputs 3 and 4 empty vectors ([0]).
 OPKIT_EXPORT Status FusedBatchNormGradShape(InferenceContext* c);
+
+// QuantizedConcatV2: `num_inputs_to_concat` values, then the scalar axis,
+// then the min/max inputs (not read).
+OPKIT_EXPORT Status QuantizedConcatV2Shape(InferenceContext* c,
+                                           int num_inputs_to_concat);
+
+// Random ops: the output shape is the constant shape vector in input 0
+// (MakeShapeFromShapeTensor).
+OPKIT_EXPORT Status RandomShape(InferenceContext* c);
+
+// Slice(input, begin, size): begin and size are vectors of the input's
+// rank; a constant size gives each output dimension (-1: the rest of the
+// input dimension after begin; below -1: "Out of bounds slicing on
+// dimension 0 of length 4: sizes vector cannot be < -1, but was -2").
+OPKIT_EXPORT Status SliceShape(InferenceContext* c);
+
+// The free-function spelling of InferenceContext::ValidateSparseTensor.
+OPKIT_EXPORT Status ValidateSparseTensor(InferenceContext* c,
+                                         ShapeHandle indices_shape,
+                                         ShapeHandle values_shape,
+                                         ShapeHandle shape_shape);
+
+// What is known of the variable behind input 0 (a resource handle):
+// *shape_and_type is its handle data, or one unknown shape of DT_INVALID
+// when there is none. InvalidArgument "Trying to read variable with wrong
+// dtype. Expected float got int32" when the handle's dtype is not the
+// node's `dtype` attr.
+OPKIT_EXPORT Status ValidateVariableResourceHandle(
+    InferenceContext* c, std::vector<ShapeAndType>* shape_and_type);
+
+// GatherNd(params, indices): indices [..., r] with r <= rank(params)
+// ("indices.shape[-1] must be <= params.rank, but saw indices shape: [2,3]
+// and params shape: [4,5]"); output indices[:-1] + params[r:]. params is
+// the variable's value when input 0 is a resource handle.
+OPKIT_EXPORT Status GatherNdShape(InferenceContext* c);
+
+// The checks of ScatterNd / TensorScatter* / ScatterNd*Update: indices
+// [..., r], updates = indices[:-1] + input[r:]; no indices or updates into
+// an empty input. Sets output 0 to `input_shape` when input 0 is not a
+// resource handle and the op has outputs.
+OPKIT_EXPORT Status ScatterNdShapeHelper(InferenceContext* c,
+                                         ShapeHandle indices_shape,
+                                         ShapeHandle updates_shape,
+                                         ShapeHandle input_shape);
+
+// Output 0 has the shape in the node's `shape` attr.
+OPKIT_EXPORT Status ExplicitShape(InferenceContext* c);
+// Output i has the i-th shape of the list(shape) attr `shapes` (Internal
+// "shapes attribute is empty" for none).
+OPKIT_EXPORT Status ExplicitShapes(InferenceContext* c);
+
+// SparseReduceSum/Max(indices, values, shape, reduction_axes): the dense
+// shape and axes must be constants to say more than an unknown shape;
+// reduced dimensions are dropped, or kept as 1 with bool attr keep_dims.
+OPKIT_EXPORT Status SparseReduceShapeFn(InferenceContext* c);
 
 // Reshape(tensor, shape): the output shape is read from input 1 (constant
 // value, or what is known of it), with at most one -1 inferred from the

@@ -21,7 +21,7 @@
 #include "opkit/shape/testing/common_shape_fns_test_fixture.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/tensor_shape.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -1,10 +1,12 @@
-// Shape functions of the neural-network ops: windowed output sizes,
-// Conv2D, MaxPool, AvgPool and FusedBatchNorm (declared in
+// Shape functions of the 2-D neural-network ops: windowed output sizes,
+// Conv2D, DepthwiseConv2DNative, Conv2DBackpropInput, MaxPool(V2), AvgPool,
+// the 2-D and 3-D pooling gradients and FusedBatchNorm (declared in
 // common_shape_fns.h). Behaviour and messages follow TensorFlow's
 // common_shape_fns.cc; the arithmetic on known sizes is overflow-checked,
 // so that no attr or shape can make a function compute garbage or abort.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opkit/core/errors.h"
@@ -48,6 +50,28 @@ Status GetPadding(InferenceContext* c, Padding* padding) {
   std::string s;
   OPKIT_RETURN_IF_ERROR(c->GetAttr("padding", &s));
   return GetPaddingFromString(s, padding);
+}
+
+// Reads the padding attr and, for an op that supports EXPLICIT padding, the
+// optional explicit_paddings attr (checked by CheckValidPadding). For one
+// that does not, EXPLICIT is "<what> does not support EXPLICIT padding; use
+// SAME or VALID".
+Status GetPaddingAndExplicitPaddings(InferenceContext* c,
+                                     bool supports_explicit_padding,
+                                     TensorFormat format, const char* what,
+                                     Padding* padding,
+                                     std::vector<int64>* explicit_paddings) {
+  OPKIT_RETURN_IF_ERROR(GetPadding(c, padding));
+  if (supports_explicit_padding) {
+    Status s = c->GetAttr("explicit_paddings", explicit_paddings);
+    if (!s.ok() && !errors::IsNotFound(s)) return s;
+    return CheckValidPadding(*padding, *explicit_paddings, format);
+  }
+  if (*padding == Padding::EXPLICIT) {
+    return errors::InvalidArgument(
+        what, " does not support EXPLICIT padding; use SAME or VALID");
+  }
+  return OkStatus();
 }
 
 // Output size of one windowed dimension from known/unknown plain values;
@@ -224,17 +248,10 @@ Status Conv2DShapeImpl(InferenceContext* c, bool supports_explicit_padding) {
   }
 
   Padding padding;
-  OPKIT_RETURN_IF_ERROR(GetPadding(c, &padding));
   std::vector<int64> explicit_paddings;
-  if (supports_explicit_padding) {
-    Status s = c->GetAttr("explicit_paddings", &explicit_paddings);
-    if (!s.ok() && !errors::IsNotFound(s)) return s;
-    OPKIT_RETURN_IF_ERROR(CheckValidPadding(padding, explicit_paddings, format));
-  } else if (padding == Padding::EXPLICIT) {
-    return errors::InvalidArgument(
-        "This Conv2D-like op does not support EXPLICIT padding; use SAME or "
-        "VALID");
-  }
+  OPKIT_RETURN_IF_ERROR(GetPaddingAndExplicitPaddings(
+      c, supports_explicit_padding, format, "This Conv2D-like op", &padding,
+      &explicit_paddings));
   int64_t pad_rows_before = -1, pad_rows_after = -1;
   int64_t pad_cols_before = -1, pad_cols_after = -1;
   if (padding == Padding::EXPLICIT) {
@@ -256,23 +273,22 @@ Status Conv2DShapeImpl(InferenceContext* c, bool supports_explicit_padding) {
   return OkStatus();
 }
 
-// Shared by MaxPool and AvgPool; `op` names the op in messages.
-Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
-                 bool supports_explicit_padding = false) {
+// Shared by MaxPool, MaxPoolV2 and AvgPool, given the window sizes and
+// strides; `op` names the op in messages.
+Status PoolShapeWithSizes(InferenceContext* c, const char* op, bool pool_depth,
+                          bool supports_explicit_padding,
+                          const std::vector<int32>& ksize,
+                          const std::vector<int32>& strides) {
   TensorFormat format;
   OPKIT_RETURN_IF_ERROR(GetDataFormat(c, &format));
   ShapeHandle input_shape;
   OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input_shape));
 
-  std::vector<int32> strides;
-  OPKIT_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
   if (strides.size() != 4) {
     return errors::InvalidArgument(
         op, " requires the stride attribute to contain 4 values, but got: ",
         strides.size());
   }
-  std::vector<int32> ksize;
-  OPKIT_RETURN_IF_ERROR(c->GetAttr("ksize", &ksize));
   if (ksize.size() != 4) {
     return errors::InvalidArgument(
         op, " requires the ksize attribute to contain 4 values, but got: ",
@@ -293,18 +309,9 @@ Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
   DimensionHandle depth = c->Dim(input_shape, idx.c);
 
   Padding padding;
-  OPKIT_RETURN_IF_ERROR(GetPadding(c, &padding));
   std::vector<int64> explicit_paddings;
-  if (supports_explicit_padding) {
-    Status s = c->GetAttr("explicit_paddings", &explicit_paddings);
-    if (!s.ok() && !errors::IsNotFound(s)) return s;
-    OPKIT_RETURN_IF_ERROR(
-        CheckValidPadding(padding, explicit_paddings, format));
-  } else if (padding == Padding::EXPLICIT) {
-    return errors::InvalidArgument(op,
-                                   " does not support EXPLICIT padding; use "
-                                   "SAME or VALID");
-  }
+  OPKIT_RETURN_IF_ERROR(GetPaddingAndExplicitPaddings(
+      c, supports_explicit_padding, format, op, &padding, &explicit_paddings));
   // Only read for EXPLICIT, where CheckValidPadding vouched for 8 values
   // (and zero for the depth pair).
   auto pad = [&](int dim, int side) -> int64_t {
@@ -325,6 +332,84 @@ Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
   }
   c->set_output(0,
                 MakeShapeFromFormat(c, format, batch, out_rows, out_cols, depth));
+  return OkStatus();
+}
+
+// PoolShapeWithSizes with ksize and strides from the node's attrs.
+Status PoolShape(InferenceContext* c, const char* op, bool pool_depth,
+                 bool supports_explicit_padding = false) {
+  std::vector<int32> strides, ksize;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("ksize", &ksize));
+  return PoolShapeWithSizes(c, op, pool_depth, supports_explicit_padding,
+                            ksize, strides);
+}
+
+Status DepthwiseConv2DNativeShapeImpl(InferenceContext* c,
+                                      bool supports_explicit_padding) {
+  ShapeHandle input_shape, filter_shape;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input_shape));
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &filter_shape));
+  std::vector<int32> strides;
+  OPKIT_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  if (strides.size() != 4) {
+    return errors::InvalidArgument(
+        "DepthwiseConv2D requires the stride attribute to contain 4 values, "
+        "but got: ",
+        strides.size());
+  }
+  std::vector<int32> dilations;
+  if (!c->GetAttr("dilations", &dilations).ok()) dilations.assign(4, 1);
+  if (dilations.size() != 4) {
+    return errors::InvalidArgument(
+        "DepthwiseConv2D requires the dilations attribute to contain 4 "
+        "values, but got: ",
+        dilations.size());
+  }
+  // As TensorFlow: a missing or unknown data_format means NHWC.
+  std::string format_str;
+  TensorFormat format = TensorFormat::kNHWC;
+  if (c->GetAttr("data_format", &format_str).ok() &&
+      !FormatFromString(format_str, &format)) {
+    format = TensorFormat::kNHWC;
+  }
+  const FormatIndices idx = IndicesOf(format);
+  DimensionHandle input_depth = c->Dim(filter_shape, 2);
+  OPKIT_RETURN_IF_ERROR(
+      c->Merge(c->Dim(input_shape, idx.c), input_depth, &input_depth));
+  DimensionHandle output_depth;
+  OPKIT_RETURN_IF_ERROR(
+      c->Multiply(input_depth, c->Dim(filter_shape, 3), &output_depth));
+
+  Padding padding;
+  std::vector<int64> explicit_paddings;
+  OPKIT_RETURN_IF_ERROR(GetPaddingAndExplicitPaddings(
+      c, supports_explicit_padding, format, "This DepthwiseConv2D-like op",
+      &padding, &explicit_paddings));
+  auto pad = [&](int dim, int side) -> int64_t {
+    return padding == Padding::EXPLICIT ? explicit_paddings[2 * dim + side]
+                                        : -1;
+  };
+  DimensionHandle out_rows, out_cols;
+  OPKIT_RETURN_IF_ERROR(WindowedOutputSize(
+      c, c->Dim(input_shape, idx.h), c->Value(c->Dim(filter_shape, 0)),
+      dilations[idx.h], strides[idx.h], padding, pad(idx.h, 0), pad(idx.h, 1),
+      &out_rows));
+  OPKIT_RETURN_IF_ERROR(WindowedOutputSize(
+      c, c->Dim(input_shape, idx.w), c->Value(c->Dim(filter_shape, 1)),
+      dilations[idx.w], strides[idx.w], padding, pad(idx.w, 0), pad(idx.w, 1),
+      &out_cols));
+  c->set_output(0, MakeShapeFromFormat(c, format, c->Dim(input_shape, idx.n),
+                                       out_rows, out_cols, output_depth));
+  return OkStatus();
+}
+
+// Output 0 is the constant shape vector in input 0, of `rank` values.
+Status ShapeFromInputWithRank(InferenceContext* c, int64_t rank) {
+  ShapeHandle s;
+  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &s));
+  OPKIT_RETURN_IF_ERROR(c->WithRank(s, rank, &s));
+  c->set_output(0, s);
   return OkStatus();
 }
 
@@ -406,6 +491,109 @@ Status AvgPoolShape(InferenceContext* c) {
 Status MaxPoolShapeWithExplicitPadding(InferenceContext* c) {
   return PoolShape(c, "MaxPool", /*pool_depth=*/true,
                    /*supports_explicit_padding=*/true);
+}
+
+Status MaxPoolV2Shape(InferenceContext* c, int num_inputs) {
+  std::vector<int32> ksize, strides;
+  if (c->num_inputs() + 2 == num_inputs) {
+    OPKIT_RETURN_IF_ERROR(c->GetAttr("ksize", &ksize));
+    OPKIT_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  } else {
+    if (c->num_inputs() < 3) {
+      return errors::InvalidArgument(
+          "MaxPoolV2 reads ksize and strides from its last two inputs, but "
+          "the op has ",
+          c->num_inputs(), " inputs");
+    }
+    const int ksize_input = c->num_inputs() - 2;
+    const int strides_input = c->num_inputs() - 1;
+    for (int i : {ksize_input, strides_input}) {
+      ShapeHandle size;
+      DimensionHandle unused;
+      OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(i), 1, &size));
+      OPKIT_RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 4, &unused));
+    }
+    const Tensor* ksize_tensor = c->input_tensor(ksize_input);
+    const Tensor* strides_tensor = c->input_tensor(strides_input);
+    if (ksize_tensor == nullptr || strides_tensor == nullptr) {
+      c->set_output(0, c->UnknownShape());
+      return OkStatus();
+    }
+    for (const auto& [t, out] :
+         {std::make_pair(ksize_tensor, &ksize),
+          std::make_pair(strides_tensor, &strides)}) {
+      if (t->dtype() != DT_INT32) {
+        return errors::InvalidArgument("ksize and strides must be int32, got ",
+                                       DataTypeString(t->dtype()));
+      }
+      auto flat = t->unaligned_flat<int32>();
+      out->assign(flat.data(), flat.data() + flat.size());
+    }
+  }
+  return PoolShapeWithSizes(c, "MaxPool", /*pool_depth=*/true,
+                            /*supports_explicit_padding=*/false, ksize,
+                            strides);
+}
+
+Status DepthwiseConv2DNativeShape(InferenceContext* c) {
+  return DepthwiseConv2DNativeShapeImpl(c, false);
+}
+
+Status DepthwiseConv2DNativeShapeWithExplicitPadding(InferenceContext* c) {
+  return DepthwiseConv2DNativeShapeImpl(c, true);
+}
+
+Status Conv2DBackpropInputShape(InferenceContext* c) {
+  TensorFormat format;
+  OPKIT_RETURN_IF_ERROR(GetDataFormat(c, &format));
+  const FormatIndices idx = IndicesOf(format);
+  ShapeHandle out_backprop, filter;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(2), 4, &out_backprop));
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &filter));
+  DimensionHandle batch = c->Dim(out_backprop, idx.n);
+  DimensionHandle unused;
+  OPKIT_RETURN_IF_ERROR(
+      c->Merge(c->Dim(out_backprop, idx.c), c->Dim(filter, 3), &unused));
+
+  ShapeHandle sizes;
+  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &sizes));
+  if (!c->RankKnown(sizes)) {
+    OPKIT_RETURN_IF_ERROR(c->WithRank(sizes, 4, &sizes));
+  }
+  DimensionHandle rows, cols, depth;
+  if (c->Rank(sizes) == 4) {
+    OPKIT_RETURN_IF_ERROR(c->Merge(c->Dim(sizes, idx.n), batch, &unused));
+    rows = c->Dim(sizes, idx.h);
+    cols = c->Dim(sizes, idx.w);
+    depth = c->Dim(sizes, idx.c);
+  } else if (c->Rank(sizes) == 2) {
+    rows = c->Dim(sizes, 0);
+    cols = c->Dim(sizes, 1);
+    depth = c->Dim(filter, 2);
+  } else {
+    return errors::InvalidArgument(
+        "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 "
+        "values, but got: ",
+        c->Rank(sizes));
+  }
+  c->set_output(0, MakeShapeFromFormat(c, format, batch, rows, cols, depth));
+  return OkStatus();
+}
+
+Status MaxPoolGradShape(InferenceContext* c) {
+  return UnchangedShapeWithRank(c, 4);
+}
+
+Status MaxPool3DGradShape(InferenceContext* c) {
+  return UnchangedShapeWithRank(c, 5);
+}
+
+Status AvgPoolGradShape(InferenceContext* c) {
+  return ShapeFromInputWithRank(c, 4);
+}
+
+Status AvgPool3DGradShape(InferenceContext* c) {
+  return ShapeFromInputWithRank(c, 5);
 }
 
 Status FusedBatchNormShape(InferenceContext* c) {

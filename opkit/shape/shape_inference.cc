@@ -232,12 +232,8 @@ Status InferenceContext::AttachContext(const Status& status) {
           StrCat("input[", i, "] = <", input_tensors_[i]->SummarizeValue(256), ">"));
     }
   }
-  // The node as TensorFlow prints it; without a NodeDef, the op and attrs.
-  std::string node = attrs_.node_def() != nullptr
-                         ? attrs_.SummarizeNode()
-                         : StrCat(op_name_, attrs_.SummarizeNode());
   std::string context =
-      StrCat(" for '", node, "' with input shapes: ", StrJoin(input_shapes, ", "));
+      StrCat(" for '", SummarizeNode(), "' with input shapes: ", StrJoin(input_shapes, ", "));
   if (!from_tensors.empty()) {
     context += StrCat(" and with computed input tensors: ", StrJoin(from_tensors, ", "));
   }
@@ -254,6 +250,16 @@ void InferenceContext::RecordUsageError(Status s) const {
 }
 
 std::string InferenceContext::op() const { return op_name_; }
+
+std::string InferenceContext::SummarizeNode() const {
+  // The node as TensorFlow prints it; without a NodeDef, the op and attrs.
+  return attrs_.node_def() != nullptr ? attrs_.SummarizeNode()
+                                      : StrCat(op_name_, attrs_.SummarizeNode());
+}
+
+std::string InferenceContext::DebugString() const {
+  return StrCat("InferenceContext for node: ", SummarizeNode());
+}
 
 // ---------------------------------------------------------------------------
 // Inputs and outputs.

@@ -333,6 +333,9 @@ class OPKIT_EXPORT InferenceContext {
   // "[2,?]:float".
   std::string DebugString(const ShapeAndType& shape_and_type);
   std::string DebugString(const std::vector<ShapeAndType>& shape_and_types);
+  // The node this context is for: "InferenceContext for node: {{node n}} =
+  // Op[T=DT_FLOAT](a, b)".
+  std::string DebugString() const;
 
   // --- Checks that narrow ---------------------------------------------------
   // Each sets *out to the narrowed result (possibly the input handle itself)
@@ -501,6 +504,8 @@ class OPKIT_EXPORT InferenceContext {
   Status InternalMakeShapeFromTensor(bool treat_unknown_scalar_tensor_as_unknown_shape,
                                      const Tensor* t, ShapeHandle tensor_shape,
                                      ShapeHandle* out);
+  // The node for messages: SummarizeNodeDef, or the op and its attrs.
+  std::string SummarizeNode() const;
   // Records misuse by the shape function (out-of-range index) for Run().
   void RecordUsageError(Status s) const;
   // Validates a constant operand of the arithmetic functions.

@@ -1,6 +1,6 @@
 // Tests of InferenceContext: construction and its errors, inputs, outputs,
 // attrs, handle data, Run's error context; and of the shape-fn test helper
-// (opkit/testing/shape_inference_testutil.h).
+// (opkit/shape/shape_inference_testutil.h).
 #include "opkit/shape/shape_inference.h"
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 #include "opkit/op/op_def_builder.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/shape/testing/inference_context_test_fixture.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

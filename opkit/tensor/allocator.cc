@@ -22,6 +22,12 @@ std::string AllocatorStats::DebugString() const {
   return s;
 }
 
+std::string AllocatorAttributes::DebugString() const {
+  return StrCat("AllocatorAttributes(on_host=", on_host() ? 1 : 0,
+                " nic_compatible=", nic_compatible() ? 1 : 0,
+                " gpu_compatible=", gpu_compatible() ? 1 : 0, ")");
+}
+
 Allocator::~Allocator() = default;
 
 namespace {

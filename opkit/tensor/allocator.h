@@ -40,6 +40,39 @@ struct OPKIT_EXPORT AllocatorStats {
   std::string DebugString() const;
 };
 
+// What a kernel asks of the memory behind a tensor it allocates
+// (TensorFlow's AllocatorAttributes): host memory, usable by a NIC or a GPU.
+// opkit has only host memory, so every request is met by the CPU allocator;
+// the attributes still travel so that forwarding can refuse an input whose
+// buffer was allocated with fewer guarantees than an output asks for.
+//
+//   AllocatorAttributes attr;
+//   attr.set_on_host(true);
+//   OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, shape, &tmp, attr));
+struct OPKIT_EXPORT AllocatorAttributes {
+  // Each setter only adds its flag (set_on_host(false) clears nothing), as
+  // in TensorFlow.
+  void set_on_host(bool v) { value |= static_cast<uint32_t>(v); }
+  bool on_host() const { return (value & 0x1u) != 0; }
+  void set_nic_compatible(bool v) { value |= static_cast<uint32_t>(v) << 1; }
+  bool nic_compatible() const { return (value & 0x2u) != 0; }
+  void set_gpu_compatible(bool v) { value |= static_cast<uint32_t>(v) << 2; }
+  bool gpu_compatible() const { return (value & 0x4u) != 0; }
+  // Takes the union of both sets of flags.
+  void Merge(AllocatorAttributes other) { value |= other.value; }
+  // Whether memory allocated with `other` also meets every flag set here.
+  bool IsEqualOrLessRestrictiveThan(const AllocatorAttributes& other) const {
+    return (value | other.value) == other.value;
+  }
+  // "AllocatorAttributes(on_host=1 nic_compatible=0 gpu_compatible=0)".
+  std::string DebugString() const;
+
+  // Bits 0-2 as above; bits above 23 are left to devices.
+  uint32_t value = 0;
+  // Which scoped allocator a tensor comes from (0: none).
+  int32_t scope_id = 0;
+};
+
 // An abstract memory source. Implementations must be thread-safe: kernels on
 // many threads allocate from the same instance.
 class OPKIT_EXPORT Allocator {

@@ -22,6 +22,10 @@ namespace opkit {
 
 using DataTypeVector = std::vector<DataType>;
 
+// Where a kernel's argument lives (TensorFlow's MemoryType): in the device's
+// memory or in host memory. Both are host memory on opkit's CPU device.
+enum MemoryType { DEVICE_MEMORY = 0, HOST_MEMORY = 1 };
+
 // The name TensorFlow prints: "float", "int32", "float_ref", "bfloat16"...
 // DT_INVALID prints as "INVALID"; an out-of-range value as
 // "unknown dtype enum (N)".

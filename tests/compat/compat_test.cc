@@ -40,7 +40,7 @@
 #include "opkit/attr_value.pb.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/eager_context.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 using namespace tensorflow;

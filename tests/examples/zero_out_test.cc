@@ -11,7 +11,7 @@
 #include "opkit/op/op_registry.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/runtime/library.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 #include "tests/examples/example_test_util.h"
 

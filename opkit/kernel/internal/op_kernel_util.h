@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "opkit/core/status.h"
 #include "opkit/core/str_util.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/types.h"
@@ -36,6 +37,15 @@ inline bool TypesCompatible(DataType expected, DataType actual) {
   return expected == actual ||
          (!IsRefType(expected) && RemoveRefType(actual) == expected);
 }
+
+// OK if `inputs` -> `outputs` match `expected_inputs` -> `expected_outputs`
+// (TypesCompatible element by element), else InvalidArgument "Signature
+// mismatch, have: float->float expected: int32->int32". What both
+// contexts' MatchSignature check (op_kernel_construction.cc).
+Status MatchSignatureHelper(const DataTypeVector& expected_inputs,
+                            const DataTypeVector& expected_outputs,
+                            const DataTypeVector& inputs,
+                            const DataTypeVector& outputs);
 
 // "3 inputs" / "1 input" / "no inputs".
 inline std::string CountOf(int n, const char* noun) {

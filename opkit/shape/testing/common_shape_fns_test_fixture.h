@@ -21,6 +21,7 @@
 #include "opkit/op/op_registry.h"
 #include "opkit/shape/common_shape_fns.h"
 #include "opkit/shape/shape_inference.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/tensor_shape.h"
 #include "opkit/testing/status_matchers.h"
@@ -29,15 +30,25 @@ namespace opkit {
 namespace shape_inference {
 namespace shape_test {
 
+// Finalizes `b` and registers it in `r`; a bad declaration is a test bug.
+inline void AddTestOp(OpRegistry* r, OpDefBuilder b) {
+  OpRegistrationData data;
+  OPKIT_CHECK(b.Finalize(&data).ok());
+  OPKIT_CHECK(r->Register(std::move(data)).ok());
+}
+
+// A ShapeInferenceTestOp (INFER_OK / INFER_ERROR) for op `name` of `r`.
+inline ShapeInferenceTestOp TestOpIn(const OpRegistry& r, const char* name) {
+  ShapeInferenceTestOp op(name);
+  op.registry = &r;
+  return op;
+}
+
 // Registers the ops the tests run, each with TensorFlow's declaration.
 inline const OpRegistry& TestOps() {
   static OpRegistry* registry = [] {
     auto* r = new OpRegistry;
-    auto add = [r](OpDefBuilder b) {
-      OpRegistrationData data;
-      OPKIT_CHECK(b.Finalize(&data).ok());
-      OPKIT_CHECK(r->Register(std::move(data)).ok());
-    };
+    auto add = [r](OpDefBuilder b) { AddTestOp(r, std::move(b)); };
     auto unary = [](const char* name) {
       return std::move(OpDefBuilder(name).Input("x: T").Output("y: T").Attr(
           "T: type"));

@@ -1,6 +1,6 @@
 // INFER_OK / INFER_ERROR: TensorFlow's shape-function test syntax over an op's
 // registered shape function.
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 
 #include <algorithm>
 #include <cerrno>

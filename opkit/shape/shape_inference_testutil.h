@@ -25,15 +25,21 @@
 //
 // The op is looked up in op.registry (OpRegistry::Global() when null); the
 // node_def's op defaults to op.name and gets the op's attr defaults.
-#ifndef OPKIT_TESTING_SHAPE_INFERENCE_TESTUTIL_H_
-#define OPKIT_TESTING_SHAPE_INFERENCE_TESTUTIL_H_
+//
+// Part of the library (not of the test-only opkit/testing/) so that an op
+// author can test a shape function out of tree; TensorFlow's include path
+// tensorflow/core/framework/shape_inference_testutil.h reaches it. The
+// macros expand to GoogleTest's EXPECT_*: include gtest before using them
+// (this header does not, so the library does not depend on gtest).
+#ifndef OPKIT_SHAPE_SHAPE_INFERENCE_TESTUTIL_H_
+#define OPKIT_SHAPE_SHAPE_INFERENCE_TESTUTIL_H_
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "gtest/gtest.h"
+#include "opkit/core/export.h"
 #include "opkit/core/status.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/shape/shape_inference.h"
@@ -42,9 +48,9 @@
 #include "opkit/node_def.pb.h"
 
 namespace opkit {
-namespace shape_inference {
 
-// The node a test runs a shape function for.
+// The node a test runs a shape function for. In namespace opkit, as
+// TensorFlow has it in namespace tensorflow.
 struct ShapeInferenceTestOp {
   explicit ShapeInferenceTestOp(std::string_view op_name) : name(op_name) {}
 
@@ -64,7 +70,12 @@ struct ShapeInferenceTestOp {
   const OpRegistryInterface* registry = nullptr;
 };
 
-class ShapeInferenceTestutil {
+namespace shape_inference {
+
+// Also reachable here, where opkit's own tests name it.
+using ::opkit::ShapeInferenceTestOp;
+
+class OPKIT_EXPORT ShapeInferenceTestutil {
  public:
   // Runs op's shape function on the inputs `ins` and compares with
   // `expected_outs` (syntax above). "e" as expected_outs means the function
@@ -104,4 +115,4 @@ class ShapeInferenceTestutil {
         << opkit_infer_error_message << "' for inputs " << (i);                   \
   } while (false)
 
-#endif  // OPKIT_TESTING_SHAPE_INFERENCE_TESTUTIL_H_
+#endif  // OPKIT_SHAPE_SHAPE_INFERENCE_TESTUTIL_H_
