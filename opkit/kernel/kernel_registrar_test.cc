@@ -48,10 +48,10 @@ class OpKernelRegistrarTest : public KernelRegistryTest {
 };
 
 TEST_F(OpKernelRegistrarTest, FactoryFunctionFormGoesThroughThePendingList) {
+  const KernelDef* def =
+      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T").Build();
   const int line = __LINE__ + 1;
-  kernel_factory::OpKernelRegistrar registrar(
-      KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T").Build(),
-      "ByHandFloat", &FactoryA);
+  kernel_factory::OpKernelRegistrar registrar(def, "ByHandFloat", &FactoryA);
   std::vector<PendingKernelRegistration> pending = TakePendingKernelRegistrations();
   ASSERT_EQ(pending.size(), 1u);
   EXPECT_EQ(pending[0].registration.kernel_class_name, "ByHandFloat");

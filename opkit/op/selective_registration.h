@@ -17,8 +17,8 @@
 //        const char kNecessaryOpKernelClasses[] = ","
 //            "MatMulOp<CPUDevice, float>,"
 //            "ReluOp<CPUDevice, float>,";
-//        #define SHOULD_REGISTER_OP_KERNEL(clz) \
-//          (strstr(kNecessaryOpKernelClasses, "," clz ",") != nullptr)
+//        #define SHOULD_REGISTER_OP_KERNEL(clz) (strstr( \\ (one line)
+//            kNecessaryOpKernelClasses, "," clz ",") != nullptr)
 //        #define SHOULD_REGISTER_OP_GRADIENT false     // optional
 //        #endif
 //
