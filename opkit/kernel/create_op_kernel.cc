@@ -29,7 +29,7 @@ Status CreateOpKernel(const KernelSelection& selection,
   const std::string class_name = selection.kernel_class_name != nullptr
                                      ? *selection.kernel_class_name
                                      : std::string("<unnamed kernel>");
-  if (selection.factory == nullptr) {
+  if (selection.factory == nullptr && selection.factory_object == nullptr) {
     return errors::InvalidArgument("Cannot create kernel ", class_name, " for ",
                                    FormatNodeDefForError(props->node_def),
                                    ": its registration has no factory");
@@ -43,7 +43,9 @@ Status CreateOpKernel(const KernelSelection& selection,
   // A plugin's constructor is foreign code: an exception must not escape
   // through opkit's API.
   try {
-    created.reset(selection.factory(&construction));
+    created.reset(selection.factory_object != nullptr
+                      ? selection.factory_object->Create(&construction)
+                      : selection.factory(&construction));
   } catch (const std::exception& e) {
     status.Update(errors::Internal("The constructor of kernel ", class_name,
                                    " threw an exception: ", e.what()));

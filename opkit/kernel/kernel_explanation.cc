@@ -12,6 +12,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
 #include "opkit/kernel/internal/kernel_select.h"
+#include "opkit/op/attr_slice.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_def_util.h"
@@ -174,16 +175,15 @@ Status AmbiguousRegistrationError(const Record& k, const Record& rival) {
       "again); or give one of them a distinct Label().");
 }
 
-Status NoKernelError(const NodeDef& node, const std::string& device,
-                     const OpDef* op_def, const RecordList& op_kernels,
-                     size_t num_pending) {
-  NodeDef with_defaults = node;
-  if (op_def != nullptr) AddDefaultsToNodeDef(*op_def, &with_defaults);
-  std::string message = StrCat(
-      "No OpKernel was registered to support Op '", node.op(), "' used by ",
-      FormatNodeDefForError(node), " with these attrs: [",
-      SummarizeAttrs(with_defaults), "]\nRegistered devices: [", device,
-      "]\nRegistered kernels:\n", KernelLines(op_kernels));
+namespace {
+
+// Why each of `op_kernels` was rejected for the node on `device`, and how
+// many registrations are pending; the part of both no-kernel messages that
+// is opkit's own.
+std::string RejectionReport(const NodeDef& node, const std::string& device,
+                            const OpDef* op_def, const RecordList& op_kernels,
+                            size_t num_pending) {
+  std::string message;
   if (!op_kernels.empty()) {
     const std::string& label = NodeLabel(node);
     message += StrCat("Why each registered kernel was rejected for device '",
@@ -199,9 +199,66 @@ Status NoKernelError(const NodeDef& node, const std::string& device,
                       " kernel registrations are pending and not committed to "
                       "the registry yet (see KernelRegistry::CommitPending)\n");
   }
+  return message;
+}
+
+NodeDef WithDefaults(const NodeDef& node, const OpDef* op_def) {
+  NodeDef with_defaults = node;
+  if (op_def != nullptr) AddDefaultsToNodeDef(*op_def, &with_defaults);
+  return with_defaults;
+}
+
+}  // namespace
+
+Status NoKernelError(const NodeDef& node, const std::string& device,
+                     const OpDef* op_def, const RecordList& op_kernels,
+                     size_t num_pending) {
+  std::string message = StrCat(
+      "No OpKernel was registered to support Op '", node.op(), "' used by ",
+      FormatNodeDefForError(node), " with these attrs: [",
+      SummarizeAttrs(WithDefaults(node, op_def)), "]\nRegistered devices: [",
+      device, "]\nRegistered kernels:\n", KernelLines(op_kernels));
+  message += RejectionReport(node, device, op_def, op_kernels, num_pending);
   return errors::NotFound(message);
 }
 
+// Note [FindKernelDef message]
+// TensorFlow has two no-kernel texts, and tools match on each: kernel
+// creation's "No OpKernel was registered to support Op ..." (NoKernelError)
+// and FindKernelDef's, built the way errors::AppendToMessage builds it
+// (each addition after "\n\t"):
+//   No registered 'Op' OpKernel for CPU devices compatible with node {{node n}}
+//   \t (OpKernel was found, but attributes didn't match) Requested Attributes: T=DT_INT32
+//   \t.  Registered:  device='CPU'; T in [DT_FLOAT]
+// The middle line only when a kernel of the op has the node's device and
+// label; the attrs are the node's with the op's defaults added (what
+// selection compared), then `_device="..."` for a node with a device. What
+// follows TensorFlow's text is opkit's: why each kernel was rejected, and for
+// an unknown op the op registry's message.
+Status FindKernelDefError(const NodeDef& node, const std::string& device,
+                          const OpDef* op_def, const RecordList& op_kernels,
+                          size_t num_pending, const Status& op_status) {
+  std::string message =
+      StrCat("No registered '", node.op(), "' OpKernel for ", device,
+             " devices compatible with node ", FormatNodeDefForError(node));
+  const std::string& label = NodeLabel(node);
+  const bool attr_mismatch =
+      std::any_of(op_kernels.begin(), op_kernels.end(), [&](const Record* rec) {
+        return rec->device() == device && rec->label() == label;
+      });
+  if (attr_mismatch) {
+    message += StrCat("\n\t (OpKernel was found, but attributes didn't match) ",
+                      "Requested Attributes: ",
+                      SummarizeAttrsHelper(AttrSlice(WithDefaults(node, op_def)),
+                                           node.device()));
+  }
+  message += StrCat("\n\t.  Registered:", KernelLines(op_kernels));
+  if (op_def == nullptr && !op_status.ok()) {
+    message += StrCat(op_status.message(), "\n");
+  }
+  message += RejectionReport(node, device, op_def, op_kernels, num_pending);
+  return errors::NotFound(message);
+}
 
 }  // namespace internal
 
@@ -262,17 +319,13 @@ KernelSelectionExplanation KernelRegistry::ExplainKernelSelection(
     }
     out.candidates.push_back(std::move(c));
   }
-  if (op_def == nullptr) {
-    const OpRegistrationData* unused = nullptr;
-    out.status = op_registry_->LookUp(node_def.op(), &unused);
-    if (out.status.ok()) {
-      out.status = errors::NotFound("Op type not registered '", out.op, "'");
-    }
-  } else if (result.outcome == Selection::Outcome::kAmbiguous) {
+  if (result.outcome == Selection::Outcome::kAmbiguous) {
     out.status = AmbiguityError(node_def, *result.best, *result.rival);
   } else if (result.outcome == Selection::Outcome::kNone) {
-    out.status = NoKernelError(node_def, out.device_type, op_def, op_kernels,
-                               impl_->is_global ? NumPendingKernelRegistrations() : 0);
+    out.status = internal::FindKernelDefError(
+        node_def, out.device_type, op_def, op_kernels,
+        impl_->is_global ? NumPendingKernelRegistrations() : 0,
+        op_def == nullptr ? UnknownOpStatus(node_def.op()) : OkStatus());
   }
   return out;
 }

@@ -45,6 +45,10 @@ void AddPendingKernelRegistration(KernelDef def, std::string kernel_class_name,
   PendingKernels().Add(std::move(p));
 }
 
+void AddPendingKernelRegistration(PendingKernelRegistration registration) {
+  PendingKernels().Add(std::move(registration));
+}
+
 }  // namespace internal
 
 std::vector<PendingKernelRegistration> TakePendingKernelRegistrations() {

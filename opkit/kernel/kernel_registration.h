@@ -51,14 +51,32 @@ class OpKernelConstruction;
 // (null, with an error set on the construction context, on failure).
 using KernelFactory = OpKernel* (*)(OpKernelConstruction*);
 
+// TensorFlow's factory object, for a registration that needs state to create
+// its kernels (kernel_factory::OpKernelRegistrar takes one). Create() has
+// KernelFactory's contract. Create() may be called from several threads at
+// once.
+//
+//   class MyFactory : public OpKernelFactory {
+//     OpKernel* Create(OpKernelConstruction* c) override {
+//       return new MyKernel(c, options_);
+//     }
+//   };
+class OpKernelFactory {
+ public:
+  virtual ~OpKernelFactory() = default;
+  virtual OpKernel* Create(OpKernelConstruction* context) = 0;
+};
+
 // Everything the registry keeps about one kernel.
 struct KernelRegistration {
   // Op, device, constraints, host-memory args, label, priority.
   KernelDef def;
   // The C++ class, as REGISTER_KERNEL_BUILDER spells it ("MatMulOp<float>").
   std::string kernel_class_name;
-  // Must not be null.
+  // Creates the kernel; exactly one of `factory` and `factory_object` is
+  // set (factory_object is used when both are).
   KernelFactory factory = nullptr;
+  std::shared_ptr<OpKernelFactory> factory_object;
   // Where REGISTER_KERNEL_BUILDER was written and which library ran it.
   RegistrationOrigin origin;
   // Keeps a loaded library alive while anything can still call `factory`
@@ -94,6 +112,11 @@ OPKIT_EXPORT void AddPendingKernelRegistration(KernelDef def,
                                                std::string kernel_class_name,
                                                KernelFactory factory,
                                                RegistrationOrigin origin);
+// Appends a registration as it is (a factory object, a builder error and
+// all); what the library loader uses to put back registrations that were
+// not its library's.
+OPKIT_EXPORT void AddPendingKernelRegistration(
+    PendingKernelRegistration registration);
 
 }  // namespace internal
 

@@ -92,7 +92,7 @@ Status Validate(const KernelRegistration& reg, const OpDef* op_def) {
         Describe(reg), " has no device; call .Device(DEVICE_CPU) or another "
         "device type");
   }
-  if (reg.factory == nullptr) {
+  if (reg.factory == nullptr && reg.factory_object == nullptr) {
     return errors::InvalidArgument(Describe(reg),
                                    " has no factory function to create it");
   }

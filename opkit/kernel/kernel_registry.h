@@ -161,12 +161,17 @@ class OPKIT_EXPORT KernelRegistry {
   // --- Selecting (Note [Kernel selection] in kernel_selection.h) ----------
 
   // TensorFlow's FindKernelDef: sets *def (if not null) and
-  // *kernel_class_name (if not null) to the selected kernel's.
+  // *kernel_class_name (if not null) to the selected kernel's. With no
+  // kernel, NotFound with TensorFlow's FindKernelDef text (Note
+  // [FindKernelDef message] in kernel_explanation.cc) followed by why each
+  // kernel was rejected.
   Status FindKernelDef(const DeviceType& device_type, const NodeDef& node_def,
                        const KernelDef** def,
                        std::string* kernel_class_name) const;
   // The same selection, yielding the factory and owner as well. Allocates
-  // nothing when a kernel is found.
+  // nothing when a kernel is found. With no kernel, NotFound with kernel
+  // creation's text ("No OpKernel was registered to support Op ..."), as
+  // CreateOpKernel reports it.
   Status FindKernel(const DeviceType& device_type, const NodeDef& node_def,
                     KernelSelection* selection) const;
   // Whether some kernel would be selected (no message built).
@@ -212,6 +217,12 @@ class OPKIT_EXPORT KernelRegistry {
   friend class ScopedKernelOverride;
   struct Impl;
 
+  // FindKernel, with FindKernelDef's no-kernel text when
+  // `find_kernel_def_text`.
+  Status Find(const DeviceType& device_type, const NodeDef& node_def,
+              KernelSelection* selection, bool find_kernel_def_text) const;
+  // The op registry's error for unknown op `op`.
+  Status UnknownOpStatus(const std::string& op) const;
   Status Restore(uint64_t token);
   Status AddOverride(KernelRegistration registration, KernelBatchId* id,
                      const KernelDef** def);
@@ -221,6 +232,14 @@ class OPKIT_EXPORT KernelRegistry {
   std::unique_ptr<Impl> impl_;
   std::atomic<uint64_t> generation_{0};
 };
+
+// TensorFlow's accessor of the process-wide kernel registry, which returns
+// it as `void*`: here it is KernelRegistry::Global(), so
+//   auto* registry = static_cast<KernelRegistry*>(GlobalKernelRegistry());
+// gives the registry with its lookups (GetRegisteredKernelsForOp,
+// FindKernelDef, ...) and Unregister() to remove a kernel. Code that casts
+// it to TensorFlow's private multimap cannot work (compat/README.md).
+OPKIT_EXPORT void* GlobalKernelRegistry();
 
 }  // namespace opkit
 

@@ -41,7 +41,7 @@ TEST_F(KernelRegistryTest, UnregisterAndRestore) {
   EXPECT_EQ(handle->kernels()[0], float_def);
   // The pointer handed out before stays valid.
   EXPECT_EQ(float_def->constraint(0).allowed_values().list().type(0), DT_FLOAT);
-  EXPECT_THAT(Select(Node("MatMul", DT_FLOAT)), HasSubstr("No OpKernel"));
+  EXPECT_THAT(Select(Node("MatMul", DT_FLOAT)), HasSubstr("No registered 'MatMul' OpKernel"));
   EXPECT_EQ(Select(Node("MatMul", DT_DOUBLE)), "Double");
   OPKIT_ASSERT_OK(handle->Restore());
   EXPECT_FALSE(handle->pending_restore());

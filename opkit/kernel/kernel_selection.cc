@@ -161,9 +161,22 @@ using internal::RecordList;
 using internal::Select;
 using internal::Selection;
 
+Status KernelRegistry::UnknownOpStatus(const std::string& op) const {
+  const OpRegistrationData* unused = nullptr;
+  Status s = op_registry_->LookUp(op, &unused);
+  if (s.ok()) s = errors::NotFound("Op type not registered '", op, "'");
+  return s;
+}
+
 Status KernelRegistry::FindKernel(const DeviceType& device_type,
                                   const NodeDef& node_def,
                                   KernelSelection* selection) const {
+  return Find(device_type, node_def, selection, /*find_kernel_def_text=*/false);
+}
+
+Status KernelRegistry::Find(const DeviceType& device_type,
+                            const NodeDef& node_def, KernelSelection* selection,
+                            bool find_kernel_def_text) const {
   const uint64_t generation = this->generation();
   NodeAttrs attrs(impl_->concrete_ops, *op_registry_, node_def);
   Selection result;
@@ -180,6 +193,7 @@ Status KernelRegistry::FindKernel(const DeviceType& device_type,
         selection->kernel_class_name = &rec.reg.kernel_class_name;
         selection->origin = &rec.reg.origin;
         selection->factory = result.best_result->factory;
+        selection->factory_object = result.best_result->factory_object;
         selection->owner = result.best_result->owner;
         selection->generation = generation;
       }
@@ -193,16 +207,20 @@ Status KernelRegistry::FindKernel(const DeviceType& device_type,
     return AmbiguityError(node_def, *result.best, *result.rival);
   }
   const OpDef* op_def = attrs.op_def_or_null();
+  const size_t num_pending =
+      impl_->is_global ? NumPendingKernelRegistrations() : 0;
+  if (find_kernel_def_text) {
+    return internal::FindKernelDefError(
+        node_def, device_type.type_string(), op_def, op_kernels, num_pending,
+        op_def == nullptr ? UnknownOpStatus(node_def.op()) : OkStatus());
+  }
   if (op_def == nullptr) {
     // Kernels are only committed for known ops, so this is the usual way an
     // unknown op ends: with the op registry's own message.
-    const OpRegistrationData* unused = nullptr;
-    Status s = op_registry_->LookUp(node_def.op(), &unused);
-    if (s.ok()) s = errors::NotFound("Op type not registered '", node_def.op(), "'");
-    return s;
+    return UnknownOpStatus(node_def.op());
   }
   return NoKernelError(node_def, device_type.type_string(), op_def, op_kernels,
-                       impl_->is_global ? NumPendingKernelRegistrations() : 0);
+                       num_pending);
 }
 
 Status KernelRegistry::FindKernelDef(const DeviceType& device_type,
@@ -210,7 +228,8 @@ Status KernelRegistry::FindKernelDef(const DeviceType& device_type,
                                      const KernelDef** def,
                                      std::string* kernel_class_name) const {
   KernelSelection selection;
-  OPKIT_RETURN_IF_ERROR(FindKernel(device_type, node_def, &selection));
+  OPKIT_RETURN_IF_ERROR(
+      Find(device_type, node_def, &selection, /*find_kernel_def_text=*/true));
   if (def != nullptr) *def = selection.def;
   if (kernel_class_name != nullptr) *kernel_class_name = *selection.kernel_class_name;
   return OkStatus();
@@ -323,6 +342,8 @@ Status SupportedDeviceTypesForNode(
 std::string KernelsRegisteredForOp(std::string_view op_name) {
   return KernelRegistry::Global()->KernelsRegisteredForOp(op_name);
 }
+
+void* GlobalKernelRegistry() { return KernelRegistry::Global(); }
 
 KernelList GetAllRegisteredKernels() {
   return KernelRegistry::Global()->GetAllRegisteredKernels();

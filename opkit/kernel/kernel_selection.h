@@ -64,6 +64,9 @@ struct KernelSelection {
   const KernelDef* def = nullptr;
   const std::string* kernel_class_name = nullptr;
   KernelFactory factory = nullptr;
+  // Set instead of `factory` for a registration made with an
+  // OpKernelFactory; CreateOpKernel calls its Create().
+  OpKernelFactory* factory_object = nullptr;
   const RegistrationOrigin* origin = nullptr;
   std::shared_ptr<const void> owner;
   // The registry's generation() read before selecting: if generation() has

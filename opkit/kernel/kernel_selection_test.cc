@@ -150,16 +150,24 @@ TEST_F(KernelRegistryTest, AmbiguityNamesBothAndHowToResolve) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Multiple OpKernel")));
 }
 
-TEST_F(KernelRegistryTest, NotFoundListsKernelsAndWhyEachWasRejected) {
-  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+// Three MatMul kernels none of which a CPU int32 node without a label
+// selects, each for another reason.
+void RegisterRejectedKernels(KernelRegistry* kernels) {
+  OPKIT_ASSERT_OK(kernels->Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "CpuFloat", 1)));
-  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+  OPKIT_ASSERT_OK(kernels->Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_GPU).TypeConstraint<int32>("T"), "GpuInt", 2)));
-  OPKIT_ASSERT_OK(kernels_.Register(Reg(
+  OPKIT_ASSERT_OK(kernels->Register(Reg(
       KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint<int32>("T").Label("eigen"),
       "CpuEigenInt", 3)));
-  Status s = kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("MatMul", DT_INT32),
-                                    nullptr, nullptr);
+}
+
+TEST_F(KernelRegistryTest, NotFoundListsKernelsAndWhyEachWasRejected) {
+  RegisterRejectedKernels(&kernels_);
+  // Kernel creation's text (FindKernel, as CreateOpKernel reports it).
+  KernelSelection selection;
+  Status s = kernels_.FindKernel(DeviceType(DEVICE_CPU), Node("MatMul", DT_INT32),
+                                 &selection);
   EXPECT_THAT(
       s, StatusIs(error::NOT_FOUND,
                   AllOf(HasSubstr("No OpKernel was registered to support Op 'MatMul' used by "
@@ -175,9 +183,52 @@ TEST_F(KernelRegistryTest, NotFoundListsKernelsAndWhyEachWasRejected) {
                                   "not the requested 'CPU'"),
                         HasSubstr("'CpuEigenInt' (registered at kernels.cc:3): label "
                                   "'eigen' does not match the node's _kernel ''"))));
-  EXPECT_THAT(kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("WithDefault"),
-                                     nullptr, nullptr),
+  EXPECT_THAT(kernels_.FindKernel(DeviceType(DEVICE_CPU), Node("WithDefault"), &selection),
               StatusIs(error::NOT_FOUND, HasSubstr("Registered kernels:\n  <no registered kernels>\n")));
+}
+
+TEST_F(KernelRegistryTest, FindKernelDefNotFoundIsTensorFlowsTextThenWhyEachWasRejected) {
+  RegisterRejectedKernels(&kernels_);
+  Status s = kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("MatMul", DT_INT32),
+                                    nullptr, nullptr);
+  // TensorFlow's FindKernelDef text first (a kernel of the op, device and
+  // label exists, so the attrs are shown; defaults included), ...
+  EXPECT_THAT(s, StatusIs(error::NOT_FOUND,
+                          ::testing::StartsWith(
+                              "No registered 'MatMul' OpKernel for CPU devices compatible "
+                              "with node {{node n}}\n\t (OpKernel was found, but attributes "
+                              "didn't match) Requested Attributes: T=DT_INT32, "
+                              "transpose_a=false\n\t.  Registered:"
+                              "  device='CPU'; T in [DT_FLOAT]\n"
+                              "  device='GPU'; T in [DT_INT32]\n"
+                              "  device='CPU'; label='eigen'; T in [DT_INT32]\n")));
+  // ... then why each kernel was rejected.
+  EXPECT_THAT(s.message(),
+              AllOf(HasSubstr("'CpuFloat' (registered at kernels.cc:1): attr 'T' is "
+                              "DT_INT32, not in [DT_FLOAT]"),
+                    HasSubstr("'GpuInt' (registered at kernels.cc:2): device 'GPU' is "
+                              "not the requested 'CPU'"),
+                    HasSubstr("'CpuEigenInt' (registered at kernels.cc:3): label "
+                              "'eigen' does not match the node's _kernel ''"),
+                    Not(HasSubstr("No OpKernel was registered"))));
+  // Only a kernel of another label (or device): no attribute line.
+  EXPECT_THAT(kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("MatMul", DT_INT32, "other"),
+                                     nullptr, nullptr),
+              StatusIs(error::NOT_FOUND,
+                       ::testing::StartsWith(
+                           "No registered 'MatMul' OpKernel for CPU devices compatible "
+                           "with node {{node n}}\n\t.  Registered:  device='CPU'")));
+  // No kernel at all, and an unknown op (then the op registry's message too).
+  EXPECT_THAT(kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("WithDefault"), nullptr,
+                                     nullptr),
+              StatusIs(error::NOT_FOUND,
+                       ::testing::StartsWith(
+                           "No registered 'WithDefault' OpKernel for CPU devices compatible "
+                           "with node {{node n}}\n\t.  Registered:  <no registered kernels>\n")));
+  EXPECT_THAT(kernels_.FindKernelDef(DeviceType(DEVICE_CPU), Node("Missing"), nullptr, nullptr),
+              StatusIs(error::NOT_FOUND,
+                       AllOf(::testing::StartsWith("No registered 'Missing' OpKernel"),
+                             HasSubstr("Op type not registered 'Missing'"))));
 }
 
 TEST_F(KernelRegistryTest, KernelsRegisteredForOpFormat) {
@@ -243,7 +294,9 @@ TEST_F(KernelRegistryTest, ExplainKernelSelection) {
   KernelSelectionExplanation none =
       kernels_.ExplainKernelSelection(DeviceType(DEVICE_GPU), Node("MatMul", DT_FLOAT));
   EXPECT_EQ(none.winner, -1);
-  EXPECT_THAT(none.status, StatusIs(error::NOT_FOUND, HasSubstr("No OpKernel")));
+  EXPECT_THAT(none.status,
+              StatusIs(error::NOT_FOUND,
+                       HasSubstr("No registered 'MatMul' OpKernel for GPU devices")));
   EXPECT_THAT(none.ToString(), HasSubstr("No kernel selected: Not found"));
 }
 

@@ -145,6 +145,40 @@ void AsyncOpKernel::Compute(OpKernelContext* context) {
 // REGISTER_KERNEL_BUILDER
 
 namespace kernel_factory {
+namespace {
+
+// Appends `registration` to the pending list. Runs during static
+// initialization: nothing may escape.
+void AddPending(PendingKernelRegistration registration) {
+  try {
+    ::opkit::internal::AddPendingKernelRegistration(std::move(registration));
+  } catch (...) {
+    LOG(ERROR) << "Could not record a kernel registration made with "
+                  "OpKernelRegistrar (out of memory?); it is not registered";
+  }
+}
+
+// A pending registration of `kernel_def` (taken over) for TensorFlow's
+// constructors; false when there is nothing to register.
+bool FromKernelDef(const KernelDef* kernel_def, std::string_view class_name,
+                   const char* file, int line, PendingKernelRegistration* p) {
+  std::unique_ptr<const KernelDef> owned(kernel_def);
+  p->registration.kernel_class_name = std::string(class_name);
+  p->registration.origin = RegistrationOrigin{file != nullptr ? file : "", line, ""};
+  if (owned == nullptr) {
+    p->build_status = errors::InvalidArgument(
+        "OpKernelRegistrar for kernel class '", class_name, "' at ",
+        Basename(file), ":", line,
+        " was given a null KernelDef; pass Name(\"Op\")...Build()");
+    return true;
+  }
+  // TensorFlow's register_kernel::Name names a dropped op "_no_register".
+  if (owned->op() == "_no_register") return false;
+  p->registration.def = *owned;
+  return true;
+}
+
+}  // namespace
 
 OpKernelRegistrar::OpKernelRegistrar(bool should_register,
                                      const KernelDefBuilder& builder,
@@ -163,6 +197,34 @@ OpKernelRegistrar::OpKernelRegistrar(bool should_register,
                << " at " << Basename(file) << ":" << line
                << " (out of memory?); the kernel is not registered";
   }
+}
+
+OpKernelRegistrar::OpKernelRegistrar(const KernelDef* kernel_def,
+                                     std::string_view kernel_class_name,
+                                     std::unique_ptr<OpKernelFactory> factory,
+                                     const char* file, int line) {
+  PendingKernelRegistration p;
+  try {
+    if (!FromKernelDef(kernel_def, kernel_class_name, file, line, &p)) return;
+    p.registration.factory_object = std::move(factory);
+  } catch (...) {
+    return;  // Out of memory: as above, nothing may escape.
+  }
+  AddPending(std::move(p));
+}
+
+OpKernelRegistrar::OpKernelRegistrar(const KernelDef* kernel_def,
+                                     std::string_view kernel_class_name,
+                                     OpKernel* (*create_fn)(OpKernelConstruction*),
+                                     const char* file, int line) {
+  PendingKernelRegistration p;
+  try {
+    if (!FromKernelDef(kernel_def, kernel_class_name, file, line, &p)) return;
+    p.registration.factory = create_fn;
+  } catch (...) {
+    return;
+  }
+  AddPending(std::move(p));
 }
 
 }  // namespace kernel_factory

@@ -254,25 +254,57 @@ OPKIT_EXPORT Status CreateOpKernel(const KernelSelection& selection,
 
 namespace kernel_factory {
 
-// The static object REGISTER_KERNEL_BUILDER defines. Constructing it only
-// appends the registration to the pending list
-// (internal::AddPendingKernelRegistration, kernel_registration.h): nothing is
-// checked and nothing can fail or throw at static-initialization time; a bad
-// builder is reported when the pending list is committed.
+// The static object REGISTER_KERNEL_BUILDER defines, and TensorFlow's way for
+// code to register a kernel by hand. Constructing it only appends the
+// registration to the pending list (internal::AddPendingKernelRegistration,
+// kernel_registration.h): nothing is checked and nothing can fail or throw
+// at static-initialization time; a bad registration is reported when the
+// pending list is committed, and a library's registrations, these included,
+// land all or none (Note [Pending kernel registrations]).
+//
+//   // TensorFlow's constructors: the registrar takes ownership of the
+//   // KernelDef (as TensorFlow's deletes it).
+//   static kernel_factory::OpKernelRegistrar registrar(
+//       Name("MyOp").Device(DEVICE_CPU).Build(), "MyOpKernel",
+//       [](OpKernelConstruction* c) -> OpKernel* { return new MyOpKernel(c); });
+//   static kernel_factory::OpKernelRegistrar with_state(
+//       Name("MyOp").Device(DEVICE_CPU).Label("x").Build(), "MyOpKernel",
+//       std::make_unique<MyFactory>(options));   // an OpKernelFactory
+//
+// The origin recorded is the line that constructs the registrar.
 class OPKIT_EXPORT OpKernelRegistrar {
  public:
+  // TensorFlow 1.x's name for the factory function type.
+  using Factory = KernelFactory;
+
   // Records a kernel (`should_register` true) or nothing (a kernel dropped by
   // selective registration).
   OpKernelRegistrar(bool should_register, const KernelDefBuilder& builder,
                     const char* kernel_class_name, KernelFactory factory,
                     const char* file, int line);
+
+  // TensorFlow's: registers `kernel_def` (owned from here on, may be null:
+  // the commit then fails naming the class) with a factory object whose
+  // Create() makes the kernels. A KernelDef whose op is "_no_register" is
+  // dropped, as TensorFlow does.
+  OpKernelRegistrar(const KernelDef* kernel_def,
+                    std::string_view kernel_class_name,
+                    std::unique_ptr<OpKernelFactory> factory,
+                    const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE());
+  // TensorFlow's: the same with a factory function.
+  OpKernelRegistrar(const KernelDef* kernel_def,
+                    std::string_view kernel_class_name,
+                    OpKernel* (*create_fn)(OpKernelConstruction*),
+                    const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE());
 };
 
 namespace internal {
 
-// The factory REGISTER_KERNEL_BUILDER records. For a kernel dropped by
-// selective registration (kKeep false) the constructor is never referenced,
-// so the compiler need not emit the kernel's code.
+// The factory REGISTER_KERNEL_BUILDER records. For a kernel of an op dropped
+// by selective registration (kKeep false) the constructor is never
+// referenced, so the compiler need not emit the kernel's code.
 template <bool kKeep, typename Kernel>
 OpKernel* CreateKernel(OpKernelConstruction* context) {
   if constexpr (kKeep) {
@@ -290,13 +322,37 @@ OpKernel* CreateKernel(OpKernelConstruction* context) {
 #define OPKIT_KERNEL_CONCAT_INNER(a, b) a##b
 #define OPKIT_KERNEL_CONCAT(a, b) OPKIT_KERNEL_CONCAT_INNER(a, b)
 
-#define OPKIT_REGISTER_KERNEL_BUILDER_IMPL(ctr, kernel_builder, ...)          \
+// Note [Kernel registration macro]
+// REGISTER_KERNEL_BUILDER(Name("Op")..., Class) must know the op's name at
+// preprocessing time, so that selective registration drops the kernels of an
+// op it drops (SHOULD_REGISTER_OP("Op"), as TensorFlow's macro does; keeping
+// them would fail the commit: a kernel of an unknown op). The builder
+// expression is pasted onto OPKIT_KERNEL_OP_NAME_, which turns its leading
+// `Name("Op")` into `"Op", ::opkit::register_kernel::Name("Op")`; one more
+// macro level splits that into two arguments. The builder must therefore
+// start with `Name(` (TensorFlow has the same rule). The unique name of the
+// static object comes from __COUNTER__ (`ctr`), so two registrations on one
+// line (through a macro) do not collide, and the object may be at namespace
+// scope, in any namespace, or in a function. SHOULD_REGISTER_OP must be a
+// constant expression (it picks the factory at compile time);
+// SHOULD_REGISTER_OP_KERNEL need not be (TensorFlow's generated headers use
+// strstr).
+#define OPKIT_KERNEL_OP_NAME_Name(op_name) \
+  op_name, ::opkit::register_kernel::Name(op_name)
+
+#define OPKIT_REGISTER_KERNEL_BUILDER_IMPL(ctr, kernel_builder, ...)        \
+  OPKIT_REGISTER_KERNEL_BUILDER_SPLIT(                                      \
+      ctr, OPKIT_KERNEL_OP_NAME_##kernel_builder, __VA_ARGS__)
+#define OPKIT_REGISTER_KERNEL_BUILDER_SPLIT(ctr, name_and_builder, ...)     \
+  OPKIT_REGISTER_KERNEL_BUILDER_NAMED(ctr, name_and_builder, __VA_ARGS__)
+#define OPKIT_REGISTER_KERNEL_BUILDER_NAMED(ctr, op_name, kernel_builder, ...) \
   static const ::opkit::kernel_factory::OpKernelRegistrar                     \
       OPKIT_KERNEL_CONCAT(opkit_kernel_registrar_, ctr) [[maybe_unused]](     \
-          SHOULD_REGISTER_OP_KERNEL(#__VA_ARGS__),                            \
-          ::opkit::register_kernel::kernel_builder, #__VA_ARGS__,             \
+          (SHOULD_REGISTER_OP(op_name)) &&                                    \
+              (SHOULD_REGISTER_OP_KERNEL(#__VA_ARGS__)),                      \
+          kernel_builder, #__VA_ARGS__,                                       \
           &::opkit::kernel_factory::internal::CreateKernel<                   \
-              SHOULD_REGISTER_OP_KERNEL(#__VA_ARGS__), __VA_ARGS__>,          \
+              (SHOULD_REGISTER_OP(op_name)), __VA_ARGS__>,                    \
           __FILE__, __LINE__)
 
 // Registers the kernel class `...` (which may be a template instantiation
@@ -305,7 +361,8 @@ OpKernel* CreateKernel(OpKernelConstruction* context) {
 // Two-phase: see Note [Pending kernel registrations] in
 // kernel_registration.h.
 // The class name string, __FILE__ and __LINE__ are recorded with it.
-// Honours SHOULD_REGISTER_OP_KERNEL("<class>") (selective_registration.h).
+// Honours SHOULD_REGISTER_OP("Op") and SHOULD_REGISTER_OP_KERNEL("<class>")
+// (selective_registration.h); see Note [Kernel registration macro].
 #define REGISTER_KERNEL_BUILDER(kernel_builder, ...) \
   OPKIT_REGISTER_KERNEL_BUILDER_IMPL(__COUNTER__, kernel_builder, __VA_ARGS__)
 

@@ -109,8 +109,15 @@ OPKIT_EXPORT Status CommitPendingOpRegistrations(OpRegistry* registry,
 namespace register_op {
 
 // What REGISTER_OP("Name") evaluates to. kShouldRegister comes from
-// SHOULD_REGISTER_OP("Name") (selective_registration.h).
-template <bool kShouldRegister>
+// SHOULD_REGISTER_OP("Name") (selective_registration.h). Code that writes
+// its own registration the TensorFlow way may name it either as TensorFlow
+// 1.x does, `OpDefBuilderWrapper<true>("Name")`, or as TensorFlow 2.x does,
+// `OpDefBuilderWrapper("Name")` (deduced as <true>); both go through
+// OpDefBuilderReceiver to the pending list:
+//
+//   static register_op::OpDefBuilderReceiver r =
+//       register_op::OpDefBuilderWrapper("MyOp").Input("x: float");
+template <bool kShouldRegister = true>
 class OpDefBuilderWrapper;
 
 // When true, every chained call is forwarded to an OpDefBuilder (so the
@@ -119,7 +126,9 @@ class OpDefBuilderWrapper;
 template <>
 class OpDefBuilderWrapper<true> {
  public:
-  OpDefBuilderWrapper(const char* name, const char* file, int line)
+  // `file` and `line` default to where the wrapper is constructed.
+  OpDefBuilderWrapper(const char* name, const char* file = __builtin_FILE(),
+                      int line = __builtin_LINE())
       : builder_(name), origin_{file, line, std::string()} {}
 #define OPKIT_FORWARDED_BUILDER_CALL(Method)                 \
   template <typename... Args>                                \
@@ -143,6 +152,8 @@ class OpDefBuilderWrapper<true> {
   OPKIT_FORWARDED_BUILDER_CALL(SetTypeConstructor)
 #undef OPKIT_FORWARDED_BUILDER_CALL
 
+  // TensorFlow's accessor (mutable there too).
+  OpDefBuilder& builder() { return builder_; }
   const OpDefBuilder& builder() const { return builder_; }
   const RegistrationOrigin& origin() const { return origin_; }
 
@@ -156,7 +167,7 @@ class OpDefBuilderWrapper<true> {
 template <>
 class OpDefBuilderWrapper<false> {
  public:
-  OpDefBuilderWrapper(const char*, const char*, int) {}
+  OpDefBuilderWrapper(const char*, const char* = nullptr, int = 0) {}
 #define OPKIT_IGNORED_BUILDER_CALL(Method)                 \
   template <typename... Args>                              \
   OpDefBuilderWrapper& Method(Args&&...) { return *this; }
@@ -176,6 +187,10 @@ class OpDefBuilderWrapper<false> {
   OPKIT_IGNORED_BUILDER_CALL(SetTypeConstructor)
 #undef OPKIT_IGNORED_BUILDER_CALL
 };
+
+// TensorFlow 2.x writes OpDefBuilderWrapper(name) with no template argument.
+OpDefBuilderWrapper(const char*)->OpDefBuilderWrapper<true>;
+OpDefBuilderWrapper(const char*, const char*, int)->OpDefBuilderWrapper<true>;
 
 // The static object REGISTER_OP defines, constructed from the end of the
 // chain: from a kept op it calls

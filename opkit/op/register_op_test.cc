@@ -13,6 +13,7 @@
 #include "opkit/op/op.h"
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -239,6 +240,32 @@ TEST(RegisterOpTest, ReceiverAndPendingListCanBeDrivenDirectly) {
   EXPECT_EQ(registry.LookUp("RegistryTestDirectB")->origin.ToString(),
             "direct.cc:7");
   EXPECT_THAT(TakePendingOpRegistrations(nullptr), IsEmpty());
+}
+
+TEST(RegisterOpTest, WrapperWithoutTemplateArgumentRegistersLikeTensorFlow2) {
+  // TensorFlow 2.x spells the wrapper without <true>; the origin defaults to
+  // the line that constructs it.
+  static_assert(std::is_same_v<decltype(register_op::OpDefBuilderWrapper("X")),
+                               register_op::OpDefBuilderWrapper<true>>);
+  ASSERT_NE(OpRegistry::Global(), nullptr);
+  const auto is_mine = [](const PendingOpRegistration& r) {
+    return r.op_name == "RegistryTestWrapperV2";
+  };
+  TakePendingOpRegistrations(is_mine);
+  const int line = __LINE__ + 2;
+  register_op::OpDefBuilderReceiver receiver =
+      register_op::OpDefBuilderWrapper("RegistryTestWrapperV2").Output("y: float");
+  register_op::OpDefBuilderWrapper<true> wrapper("RegistryTestWrapperV2Unused");
+  wrapper.builder().Output("y: int32");  // TensorFlow's mutable builder()
+  EXPECT_EQ(wrapper.builder().op_name(), "RegistryTestWrapperV2Unused");
+
+  PendingOpRegistrations mine = TakePendingOpRegistrations(is_mine);
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(mine[0].origin.line, line);
+  EXPECT_THAT(mine[0].origin.file, ::testing::EndsWith("register_op_test.cc"));
+  OpRegistry registry;
+  OPKIT_ASSERT_OK(CommitOpRegistrations(std::move(mine), &registry, ""));
+  EXPECT_EQ(registry.LookUp("RegistryTestWrapperV2")->op_def.output_arg_size(), 1);
 }
 
 TEST(RegisterOpTest, CommitPendingTakesEverythingPending) {

@@ -14,14 +14,23 @@
 //             || ::opkit::SelectiveNameEquals(op, "Relu");
 //        }
 //        #define SHOULD_REGISTER_OP(op) ShouldRegisterOp(op)
-//        #define SHOULD_REGISTER_OP_KERNEL(clz) true   // optional
+//        const char kNecessaryOpKernelClasses[] = ","
+//            "MatMulOp<CPUDevice, float>,"
+//            "ReluOp<CPUDevice, float>,";
+//        #define SHOULD_REGISTER_OP_KERNEL(clz) (strstr( \\ (one line)
+//            kNecessaryOpKernelClasses, "," clz ",") != nullptr)
 //        #define SHOULD_REGISTER_OP_GRADIENT false     // optional
 //        #endif
 //
 // REGISTER_OP("Name") then evaluates SHOULD_REGISTER_OP("Name") at compile
 // time; an op for which it is false records nothing, and the compiler drops
 // its spec strings and shape function from the binary. REGISTER_SYSTEM_OP
-// ignores the filter.
+// ignores the filter. REGISTER_KERNEL_BUILDER(Name("Name")..., Class)
+// records nothing either when SHOULD_REGISTER_OP("Name") is false (a kernel
+// of a dropped op would fail the commit), nor when
+// SHOULD_REGISTER_OP_KERNEL("Class") is false (Note [Kernel registration
+// macro] in kernel/op_kernel.h). So a library built with a filter that drops
+// an op and its kernels loads with the rest, and the dropped op is unknown.
 //
 // Contract of ops_to_register.h:
 //   - It defines SHOULD_REGISTER_OP(op), or (TensorFlow's generated shape)
@@ -30,7 +39,10 @@
 //     Either must be a constant expression for a string literal.
 //   - SHOULD_REGISTER_OP_KERNEL(clz) and SHOULD_REGISTER_OP_GRADIENT are
 //     optional here (TensorFlow requires them); when absent they are `true`,
-//     i.e. every kernel and gradient of the registered code is kept.
+//     i.e. every kernel of a kept op and every gradient is kept.
+//     SHOULD_REGISTER_OP_KERNEL need not be a constant expression (the
+//     generated one above calls strstr, for which this header includes
+//     <string.h> as TensorFlow's does).
 //
 // A build (or a test) may also define SHOULD_REGISTER_OP itself before this
 // header is included, without SELECTIVE_REGISTRATION; that definition is
@@ -57,6 +69,8 @@ constexpr inline bool SelectiveNameEquals(const char* a, const char* b) {
 }  // namespace opkit
 
 #if defined(SELECTIVE_REGISTRATION) && !defined(SHOULD_REGISTER_OP)
+#include <string.h>  // strstr, for the generated SHOULD_REGISTER_OP_KERNEL
+
 #include "ops_to_register.h"
 #ifndef SHOULD_REGISTER_OP
 // TensorFlow's generated headers declare ShouldRegisterOp(); a header that

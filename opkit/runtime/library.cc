@@ -237,9 +237,7 @@ void RestoreStray(PendingOpRegistrations ops,
                   std::vector<PendingKernelRegistration> kernels) {
   for (PendingOpRegistration& op : ops) AddPendingOpRegistration(std::move(op));
   for (PendingKernelRegistration& k : kernels) {
-    internal::AddPendingKernelRegistration(
-        std::move(k.registration.def), std::move(k.registration.kernel_class_name),
-        k.registration.factory, std::move(k.registration.origin));
+    internal::AddPendingKernelRegistration(std::move(k));
   }
 }
 

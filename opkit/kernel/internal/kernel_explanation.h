@@ -50,6 +50,16 @@ Status AmbiguousRegistrationError(const Record& k, const Record& rival);
 Status NoKernelError(const NodeDef& node, const std::string& device,
                      const OpDef* op_def, const RecordList& op_kernels,
                      size_t num_pending);
+// TensorFlow's FindKernelDef error (Note [FindKernelDef message] in
+// kernel_explanation.cc): "No registered 'Op' OpKernel for CPU devices
+// compatible with node {{node n}}", the attrs when a kernel of the op,
+// device and label exists but its constraints do not hold, ".  Registered:"
+// with KernelsRegisteredForOp's lines; then opkit's explanation as
+// NoKernelError gives it, and `op_status` (the op registry's error) when the
+// op is unknown (`op_def` null).
+Status FindKernelDefError(const NodeDef& node, const std::string& device,
+                          const OpDef* op_def, const RecordList& op_kernels,
+                          size_t num_pending, const Status& op_status);
 
 }  // namespace internal
 }  // namespace opkit

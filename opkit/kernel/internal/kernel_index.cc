@@ -115,6 +115,7 @@ void Bucket::Index() {
     BucketResult r;
     r.rec = rec;
     r.factory = rec->reg.factory;
+    r.factory_object = rec->reg.factory_object.get();
     r.owner = rec->reg.owner;
     const bool fits_inline = rec->constraints.size() <= kInlineConstraints;
     e.begin = static_cast<uint32_t>(constraints.size());

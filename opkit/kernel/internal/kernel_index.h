@@ -252,6 +252,8 @@ struct BucketResult {
   // record. Holding `owner` here keeps a library loaded while an index that
   // can select its kernels is alive.
   KernelFactory factory = nullptr;
+  // The record's factory object (owned by the record), if it has one.
+  OpKernelFactory* factory_object = nullptr;
   std::shared_ptr<const void> owner;
 };
 

@@ -12,6 +12,10 @@
 //         return Status::OK();
 //       });
 //
+// register_op::OpDefBuilderWrapper and OpDefBuilderReceiver, what
+// REGISTER_OP expands to, are spelled as in TensorFlow 1.x
+// (`OpDefBuilderWrapper<true>("Op")`) and 2.x (`OpDefBuilderWrapper("Op")`).
+//
 // Registration is two-phase in opkit (Note [Pending op registrations] in
 // opkit/op/op.h): in a library, the ops land when LoadOpLibrary()
 // commits them, all or none. Shape inference and the common shape

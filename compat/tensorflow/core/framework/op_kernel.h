@@ -4,7 +4,11 @@
 // with it: REGISTER_OP, Tensor, the types, Status and errors::, logging,
 // mutex and DeviceBase, and the kernel lookups it declares (FindKernelDef,
 // SupportedDeviceTypesForNode, KernelsRegisteredForOp, ...;
-// opkit/kernel/kernel_selection.h).
+// opkit/kernel/kernel_selection.h), and the registration internals code
+// reaches into: kernel_factory::OpKernelRegistrar with TensorFlow's
+// constructors, OpKernelFactory, and GlobalKernelRegistry(), which here is
+// opkit's KernelRegistry (static_cast it to KernelRegistry*;
+// opkit/kernel/kernel_registry.h).
 //
 //   #include "tensorflow/core/framework/op_kernel.h"
 //   using namespace tensorflow;
@@ -25,7 +29,10 @@
 //   #define REGISTER_KERNEL(type) REGISTER_KERNEL_BUILDER(..., ZeroOutOp<type>)
 //   TF_CALL_REAL_NUMBER_TYPES(REGISTER_KERNEL);
 // expands to registrations with nothing between them. (A trailing `;` after
-// the macro is then an empty declaration, which C++11 allows.)
+// the macro is then an empty declaration, which C++11 allows.) As
+// TensorFlow's, it drops the kernel when selective registration drops its op
+// (Note [Kernel registration macro] in opkit/kernel/op_kernel.h), and works
+// in any namespace, in a function and twice on one line.
 //
 // Eigen's tensor module comes with EIGEN_USE_THREADS, so
 // context->eigen_device<Eigen::ThreadPoolDevice>() is usable;
@@ -34,6 +41,7 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 
+#include "opkit/kernel/kernel_registry.h"
 #include "opkit/kernel/kernel_selection.h"
 #include "opkit/kernel/op_kernel.h"
 #include "tensorflow/core/framework/allocator.h"
