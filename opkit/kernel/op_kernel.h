@@ -106,6 +106,11 @@ class OPKIT_EXPORT OpKernel {
   const std::string& requested_device() const {
     return props_->node_def.device();
   }
+  // The node's i-th input as the NodeDef names it ("x", "x:1", "^ctl"), as
+  // TensorFlow's messages quote it. 0 <= i < def().input_size().
+  const std::string& requested_input(int i) const {
+    return props_->node_def.input(i);
+  }
   const std::shared_ptr<const NodeProperties>& props() const { return props_; }
 
   int num_inputs() const { return num_inputs_; }

@@ -41,6 +41,24 @@
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_FRAMEWORK_OP_KERNEL_H_
 
+// The standard headers TensorFlow's op_kernel.h brings in, directly or
+// through its own includes: op sources use std::priority_queue, maps and
+// sets after including only this header.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <queue>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/kernel/kernel_selection.h"
 #include "opkit/kernel/op_kernel.h"
