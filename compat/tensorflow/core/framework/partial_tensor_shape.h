@@ -33,17 +33,21 @@ class PartialTensorShapeUtils {
   // Same length and each pair IsIdenticalTo / IsCompatibleWith.
   static bool AreIdentical(gtl::ArraySlice<PartialTensorShape> shapes0,
                            gtl::ArraySlice<PartialTensorShape> shapes1) {
-    if (shapes0.size() != shapes1.size()) return false;
-    for (size_t i = 0; i < shapes0.size(); ++i) {
-      if (!shapes0[i].IsIdenticalTo(shapes1[i])) return false;
-    }
-    return true;
+    return AllPairs(shapes0, shapes1, &PartialTensorShape::IsIdenticalTo);
   }
   static bool AreCompatible(gtl::ArraySlice<PartialTensorShape> shapes0,
                             gtl::ArraySlice<PartialTensorShape> shapes1) {
-    if (shapes0.size() != shapes1.size()) return false;
-    for (size_t i = 0; i < shapes0.size(); ++i) {
-      if (!shapes0[i].IsCompatibleWith(shapes1[i])) return false;
+    return AllPairs(shapes0, shapes1, &PartialTensorShape::IsCompatibleWith);
+  }
+
+ private:
+  static bool AllPairs(gtl::ArraySlice<PartialTensorShape> a,
+                       gtl::ArraySlice<PartialTensorShape> b,
+                       bool (PartialTensorShape::*holds)(
+                           const PartialTensorShape&) const) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!(a[i].*holds)(b[i])) return false;
     }
     return true;
   }

@@ -68,20 +68,15 @@ class TopN {
     return out;
   }
   std::vector<T>* ExtractNondestructive() const {
-    auto* out = new std::vector<T>;
-    ExtractNondestructive(out);
-    return out;
+    return new std::vector<T>(Sorted());
   }
   // Replaces *output with the values, greatest first.
   void ExtractNondestructive(std::vector<T>* output) const {
     CHECK(output != nullptr);
-    *output = elements_;
-    std::sort(output->begin(), output->end(), cmp_);
+    *output = Sorted();
   }
   std::vector<T>* ExtractUnsortedNondestructive() const {
-    auto* out = new std::vector<T>;
-    ExtractUnsortedNondestructive(out);
-    return out;
+    return new std::vector<T>(elements_);
   }
   void ExtractUnsortedNondestructive(std::vector<T>* output) const {
     CHECK(output != nullptr);
@@ -100,6 +95,12 @@ class TopN {
   }
 
  private:
+  std::vector<T> Sorted() const {
+    std::vector<T> out = elements_;
+    std::sort(out.begin(), out.end(), cmp_);
+    return out;
+  }
+
   // Until `limit_` values are kept, elements_ is unordered. From then on it
   // is a heap under cmp_ whose front is the smallest kept value, the one a
   // greater value displaces.
