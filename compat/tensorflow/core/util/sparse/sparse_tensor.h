@@ -184,11 +184,13 @@ class SparseTensor {
 
   // Writes the values into *out, a dense tensor of dtype T and rank dims()
   // at least shape() in each dimension, first setting every element to T()
-  // when `initialize`. False (leaving *out partly written) for a wrong
-  // dtype or rank, a too small *out, or an index outside it.
+  // when `initialize`. False (leaving *out partly written) when T is not
+  // the values' type or *out's, for a wrong rank, a too small *out, or an
+  // index outside it.
   template <typename T>
   bool ToDense(Tensor* out, bool initialize = true) {
-    if (out->dtype() != DataTypeToEnum<T>::v() || out->dims() != dims_) {
+    if (dtype() != DataTypeToEnum<T>::v() ||
+        out->dtype() != DataTypeToEnum<T>::v() || out->dims() != dims_) {
       return false;
     }
     const TensorShape& out_shape = out->shape();
