@@ -26,7 +26,7 @@ function(opkit_layer name)
   target_include_directories(${target} PRIVATE ${view} ${PROJECT_BINARY_DIR}/gen)
   target_link_libraries(${target} PRIVATE
     protobuf::libprotobuf Eigen3::Eigen Threads::Threads
-    absl::flat_hash_map absl::hash absl::strings)
+    absl::flat_hash_map absl::hash absl::strings absl::status absl::statusor)
   # Eigen's ThreadPoolDevice is only declared with EIGEN_USE_THREADS;
   # kernels and the CPU device need it whatever order they include Eigen in.
   target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS)
@@ -67,7 +67,8 @@ function(opkit_layer_headers name)
   target_include_directories(${target} PRIVATE
     ${PROJECT_BINARY_DIR}/layers/${name} ${PROJECT_BINARY_DIR}/gen)
   target_link_libraries(${target} PRIVATE
-    protobuf::libprotobuf Eigen3::Eigen Threads::Threads absl::flat_hash_map absl::hash)
+    protobuf::libprotobuf Eigen3::Eigen Threads::Threads absl::flat_hash_map absl::hash
+    absl::status absl::statusor)
   target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS)
   # In the default build: a header that breaks fails `cmake --build`.
   add_dependencies(${target} opkit_proto)

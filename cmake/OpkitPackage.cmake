@@ -33,6 +33,10 @@ endif()
 if(OPKIT_NATIVE AND OPKIT_HAS_MARCH_NATIVE)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -march=native")
 endif()
+# The abseil libraries TensorFlow code expects next to TensorFlow (compat's
+# absl::Status interop, StrCat, Mutex, Time, flat_hash_map): opkit-config
+# and opkit.pc link them, as opkit::compat does for CMake users.
+set(OPKIT_PLUGIN_ABSL_LIBS "-labsl_status -labsl_statusor -labsl_cord -labsl_str_format_internal -labsl_strings -labsl_strings_internal -labsl_synchronization -labsl_time -labsl_time_zone -labsl_int128 -labsl_hash -labsl_city -labsl_low_level_hash -labsl_raw_hash_set -labsl_throw_delegate -labsl_raw_logging_internal -labsl_base -labsl_spinlock_wait -labsl_bad_optional_access -labsl_bad_variant_access")
 get_target_property(_eigen_includes Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
 list(GET _eigen_includes 0 OPKIT_EIGEN_INCLUDEDIR)
 
@@ -96,7 +100,7 @@ set(OPKIT_CONFIG_VERSION ${PROJECT_VERSION})
 set(OPKIT_CONFIG_PREFIX "# (build tree)")
 # Linker flags of a loadable op library; <LIBDIR> is the folder of
 # libopkit_framework.so.
-set(OPKIT_PLUGIN_LDFLAGS "-shared -L<LIBDIR> -Wl,-rpath,<LIBDIR> -lopkit_framework -lprotobuf")
+set(OPKIT_PLUGIN_LDFLAGS "-shared -L<LIBDIR> -Wl,-rpath,<LIBDIR> -lopkit_framework -lprotobuf ${OPKIT_PLUGIN_ABSL_LIBS}")
 string(REPLACE "<LIBDIR>" "$libdir" OPKIT_CONFIG_LDFLAGS "${OPKIT_PLUGIN_LDFLAGS}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/templates/opkit-config.in
   ${PROJECT_BINARY_DIR}/opkit-config.tmp @ONLY)

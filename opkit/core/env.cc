@@ -7,11 +7,16 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "opkit/core/errors.h"
 
@@ -163,6 +168,118 @@ std::vector<std::string> LoadedDynamicLibraries() {
       },
       &objects);
   return objects;
+}
+
+// --- Env: TensorFlow's names for the same calls ----------------------------
+
+Env* Env::Default() {
+  static Env* const env = new Env();
+  return env;
+}
+
+Status Env::FileExists(const std::string& fname) {
+  if (::opkit::FileExists(fname)) return Status::OK();
+  return errors::NotFound("File '", fname, "' does not exist");
+}
+
+Status Env::GetFileSize(const std::string& fname, uint64_t* file_size) {
+  struct stat st;
+  if (stat(fname.c_str(), &st) != 0) return IoError("Cannot stat", fname, errno);
+  if (S_ISDIR(st.st_mode)) {
+    return errors::FailedPrecondition("'", fname, "' is a directory, not a file");
+  }
+  *file_size = static_cast<uint64_t>(st.st_size);
+  return Status::OK();
+}
+
+Status Env::IsDirectory(const std::string& fname) {
+  struct stat st;
+  if (stat(fname.c_str(), &st) != 0) return IoError("Cannot stat", fname, errno);
+  if (!S_ISDIR(st.st_mode)) {
+    return errors::FailedPrecondition("'", fname, "' is not a directory");
+  }
+  return Status::OK();
+}
+
+Status Env::GetChildren(const std::string& dir,
+                        std::vector<std::string>* result) {
+  result->clear();
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return IoError("Cannot list directory", dir, errno);
+  while (struct dirent* entry = readdir(d)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") result->push_back(name);
+  }
+  closedir(d);
+  return Status::OK();
+}
+
+Status Env::CreateDir(const std::string& dirname) {
+  if (mkdir(dirname.c_str(), 0755) == 0) return Status::OK();
+  if (errno == EEXIST) {
+    return errors::AlreadyExists("Cannot create directory '", dirname,
+                                 "': it exists already");
+  }
+  return IoError("Cannot create directory", dirname, errno);
+}
+
+Status Env::RecursivelyCreateDir(const std::string& dirname) {
+  if (dirname.empty()) return Status::OK();
+  if (::opkit::FileExists(dirname)) return IsDirectory(dirname);
+  const size_t slash = dirname.find_last_of('/');
+  if (slash != std::string::npos && slash > 0) {
+    OPKIT_RETURN_IF_ERROR(RecursivelyCreateDir(dirname.substr(0, slash)));
+  }
+  Status s = CreateDir(dirname);
+  // Another thread or process may have made it meanwhile.
+  if (errors::IsAlreadyExists(s)) return IsDirectory(dirname);
+  return s;
+}
+
+Status Env::DeleteFile(const std::string& fname) {
+  if (unlink(fname.c_str()) != 0) return IoError("Cannot delete", fname, errno);
+  return Status::OK();
+}
+
+Status Env::RenameFile(const std::string& src, const std::string& target) {
+  if (rename(src.c_str(), target.c_str()) != 0) {
+    return IoError("Cannot rename", src, errno);
+  }
+  return Status::OK();
+}
+
+uint64_t Env::NowNanos() const {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+uint64_t Env::NowMicros() const { return NowNanos() / 1000; }
+
+uint64_t Env::NowSeconds() const { return NowNanos() / 1000000000; }
+
+void Env::SleepForMicroseconds(int64_t micros) {
+  if (micros > 0) std::this_thread::sleep_for(std::chrono::microseconds(micros));
+}
+
+Status Env::LoadDynamicLibrary(const char* library_filename, void** handle) {
+  return ::opkit::LoadDynamicLibrary(library_filename, handle);
+}
+
+Status Env::GetSymbolFromLibrary(void* handle, const char* symbol_name,
+                                 void** symbol) {
+  return ::opkit::GetSymbolFromLibrary(handle, symbol_name, symbol);
+}
+
+Status ReadFileToString(Env* /*env*/, const std::string& fname,
+                        std::string* data) {
+  return ReadFileToString(fname, data);
+}
+
+Status WriteStringToFile(Env* /*env*/, const std::string& fname,
+                         std::string_view data) {
+  return WriteStringToFile(fname, std::string(data));
 }
 
 }  // namespace opkit

@@ -7,12 +7,21 @@
 //   void* handle = nullptr;
 //   OPKIT_RETURN_IF_ERROR(LoadDynamicLibrary(path, &handle));
 //
+// The same under TensorFlow's names, for op libraries written against them:
+//
+//   Env* env = Env::Default();
+//   TF_RETURN_IF_ERROR(ReadFileToString(env, path, &text));
+//   if (env->FileExists(path).ok()) { ... }
+//   const uint64 start = env->NowMicros();
+//
 // Thread-safe.
 #ifndef OPKIT_CORE_ENV_H_
 #define OPKIT_CORE_ENV_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "opkit/core/export.h"
@@ -67,6 +76,55 @@ OPKIT_EXPORT std::string DynamicLibraryContaining(const void* address);
 // The paths of the shared objects mapped in the process, in load order (the
 // program itself, which has no path, excluded).
 OPKIT_EXPORT std::vector<std::string> LoadedDynamicLibraries();
+
+// TensorFlow's Env: the operating system as one object, reached through
+// Env::Default(). opkit has one implementation (POSIX) and no file systems
+// beyond the local one, so the methods are not virtual. Paths are plain
+// local paths. Thread-safe.
+class OPKIT_EXPORT Env {
+ public:
+  // The process-wide Env; never null, never deleted.
+  static Env* Default();
+
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+  // OK when `fname` exists (file or directory), NotFound otherwise.
+  Status FileExists(const std::string& fname);
+  // The size in bytes of the file.
+  Status GetFileSize(const std::string& fname, uint64_t* file_size);
+  // OK for a directory; FailedPrecondition for something else that exists,
+  // NotFound when nothing does.
+  Status IsDirectory(const std::string& fname);
+  // The names (not paths) of the entries of `dir`, without "." and "..".
+  Status GetChildren(const std::string& dir, std::vector<std::string>* result);
+  // Creates `dirname`; AlreadyExists if it does.
+  Status CreateDir(const std::string& dirname);
+  // Creates `dirname` and every missing parent; OK if it exists already.
+  Status RecursivelyCreateDir(const std::string& dirname);
+  Status DeleteFile(const std::string& fname);
+  Status RenameFile(const std::string& src, const std::string& target);
+
+  // Wall-clock time since the Unix epoch (TensorFlow's EnvTime).
+  uint64_t NowNanos() const;
+  uint64_t NowMicros() const;
+  uint64_t NowSeconds() const;
+  void SleepForMicroseconds(int64_t micros);
+
+  // The dynamic library calls above, as members.
+  Status LoadDynamicLibrary(const char* library_filename, void** handle);
+  Status GetSymbolFromLibrary(void* handle, const char* symbol_name,
+                              void** symbol);
+
+ private:
+  Env() = default;
+};
+
+// TensorFlow's spellings of the file helpers, taking the Env first.
+OPKIT_EXPORT Status ReadFileToString(Env* env, const std::string& fname,
+                                     std::string* data);
+OPKIT_EXPORT Status WriteStringToFile(Env* env, const std::string& fname,
+                                      std::string_view data);
 
 }  // namespace opkit
 

@@ -2,6 +2,8 @@
 #include "opkit/core/env.h"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -116,6 +118,54 @@ TEST(EnvTest, LoadingMissingOrBadLibraryIsAStatus) {
   EXPECT_THAT(LoadDynamicLibrary(path, &handle),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("shared library")));
   std::remove(path.c_str());
+}
+
+TEST(EnvClassTest, FilesUnderTensorFlowNames) {
+  Env* env = Env::Default();
+  ASSERT_EQ(env, Env::Default());
+  const std::string dir = TempPath("envdir");
+  const std::string nested = dir + "/a/b";
+  ASSERT_THAT(env->RecursivelyCreateDir(nested), IsOk());
+  EXPECT_THAT(env->RecursivelyCreateDir(nested), IsOk());
+  EXPECT_THAT(env->IsDirectory(nested), IsOk());
+  EXPECT_THAT(env->CreateDir(nested), StatusIs(error::ALREADY_EXISTS));
+
+  const std::string file = nested + "/f.txt";
+  ASSERT_THAT(WriteStringToFile(env, file, "hello"), IsOk());
+  EXPECT_THAT(env->FileExists(file), IsOk());
+  EXPECT_THAT(env->IsDirectory(file), StatusIs(error::FAILED_PRECONDITION));
+  uint64_t size = 0;
+  ASSERT_THAT(env->GetFileSize(file, &size), IsOk());
+  EXPECT_EQ(size, 5u);
+  std::string text;
+  ASSERT_THAT(ReadFileToString(env, file, &text), IsOk());
+  EXPECT_EQ(text, "hello");
+  std::vector<std::string> children;
+  ASSERT_THAT(env->GetChildren(nested, &children), IsOk());
+  EXPECT_EQ(children, std::vector<std::string>{"f.txt"});
+
+  const std::string moved = nested + "/g.txt";
+  ASSERT_THAT(env->RenameFile(file, moved), IsOk());
+  EXPECT_THAT(env->FileExists(file), StatusIs(error::NOT_FOUND));
+  ASSERT_THAT(env->DeleteFile(moved), IsOk());
+  EXPECT_THAT(env->DeleteFile(moved), StatusIs(error::NOT_FOUND));
+  EXPECT_THAT(env->GetChildren(dir + "/missing", &children),
+              StatusIs(error::NOT_FOUND));
+  rmdir(nested.c_str());
+  rmdir((dir + "/a").c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(EnvClassTest, ClockIsWallTimeAndMovesForward) {
+  Env* env = Env::Default();
+  const uint64_t start = env->NowMicros();
+  // After 2020-01-01 in microseconds since the epoch.
+  EXPECT_GT(start, 1577836800ull * 1000000);
+  env->SleepForMicroseconds(2000);
+  EXPECT_GE(env->NowMicros(), start + 2000);
+  const uint64_t seconds = env->NowSeconds();
+  EXPECT_LE(seconds, env->NowMicros() / 1000000);
+  EXPECT_GE(seconds, start / 1000000);
 }
 
 }  // namespace

@@ -51,6 +51,17 @@ Status AppendToMessage(const Status& status, const Args&... args) {
   return Status(status.code(), status.message() + ::opkit::StrCat(args...));
 }
 
+// TensorFlow's in-place form: appends "\n\t" and `args` to the message of
+// *status, keeping its code, each added context on a line of its own. An OK
+// status stays OK.
+//   errors::AppendToMessage(&s, "while reading ", path);
+template <typename... Args>
+void AppendToMessage(Status* status, const Args&... args) {
+  if (status->ok()) return;
+  *status = Status(status->code(),
+                   status->message() + ::opkit::StrCat("\n\t", args...));
+}
+
 }  // namespace errors
 }  // namespace opkit
 

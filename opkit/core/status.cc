@@ -1,6 +1,8 @@
 // Status: code names and descriptions, the message, ToString and Update.
 #include "opkit/core/status.h"
 
+#include "absl/status/status.h"
+
 namespace opkit {
 namespace error {
 
@@ -87,6 +89,26 @@ bool Status::operator==(const Status& other) const {
   return state_->code == other.state_->code &&
          state_->message == other.state_->message;
 }
+
+// Note [absl::Status interop] in status.h.
+// Debian's abseil has its own absl::string_view, not std::string_view.
+Status::Status(const absl::Status& status)
+    : Status(static_cast<error::Code>(status.code()),
+             std::string_view(status.message().data(),
+                              status.message().size())) {}
+
+Status::operator absl::Status() const {
+  if (ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(state_->code),
+                      absl::string_view(state_->message));
+}
+
+bool operator==(const Status& a, const absl::Status& b) {
+  return a.code() == b.code() &&
+         absl::string_view(a.message()) == b.message();
+}
+
+bool operator==(const absl::Status& a, const Status& b) { return b == a; }
 
 std::ostream& operator<<(std::ostream& os, const Status& s) {
   return os << s.ToString();

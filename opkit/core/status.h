@@ -19,7 +19,17 @@
 #include <string>
 #include <string_view>
 
+#include "absl/base/config.h"
 #include "opkit/core/export.h"
+
+// absl::Status is only named here (Note [absl::Status interop]); a caller
+// that converts includes "absl/status/status.h" itself.
+namespace absl {
+ABSL_NAMESPACE_BEGIN
+class Status;
+enum class StatusCode : int;
+ABSL_NAMESPACE_END
+}  // namespace absl
 
 namespace opkit {
 namespace error {
@@ -45,6 +55,15 @@ enum Code : int {
   UNAUTHENTICATED = 16,
 };
 
+// absl::StatusCode has the same numbers: the two compare equal for the same
+// canonical code (`absl_status.code() == error::NOT_FOUND`).
+constexpr bool operator==(Code a, absl::StatusCode b) {
+  return static_cast<int>(a) == static_cast<int>(b);
+}
+constexpr bool operator==(absl::StatusCode a, Code b) { return b == a; }
+constexpr bool operator!=(Code a, absl::StatusCode b) { return !(a == b); }
+constexpr bool operator!=(absl::StatusCode a, Code b) { return !(b == a); }
+
 // "INVALID_ARGUMENT" for INVALID_ARGUMENT; "UNKNOWN_CODE(n)" for others.
 OPKIT_EXPORT std::string CodeName(Code code);
 // "Invalid argument" for INVALID_ARGUMENT: the prefix of Status::ToString().
@@ -58,6 +77,23 @@ class [[nodiscard]] OPKIT_EXPORT Status {
   Status() = default;
   // `code` OK ignores `message` and yields an OK status.
   Status(error::Code code, std::string_view message);
+  // The same from absl's code enum (same numbers), as TensorFlow writes
+  // `Status(absl::StatusCode::kInternal, msg)`.
+  Status(absl::StatusCode code, std::string_view message)
+      : Status(static_cast<error::Code>(code), message) {}
+
+  // Note [absl::Status interop]
+  // opkit::Status and absl::Status convert into each other implicitly,
+  // keeping code and message (absl payloads are dropped), so code written
+  // against either compiles against the other: a function returning one
+  // may `return` the other, TF_RETURN_IF_ERROR and OP_REQUIRES_OK take
+  // both, a shape function may return absl::Status. opkit keeps its own
+  // class (its layout is part of the plugin ABI, and Status::OK() /
+  // error_message() must stay); the conversions are out of line, so this
+  // header needs only absl's config, and libopkit_framework carries the
+  // absl_status dependency.
+  Status(const absl::Status& status);  // NOLINT: implicit by design
+  operator absl::Status() const;       // NOLINT: implicit by design
 
   Status(const Status& other);
   Status& operator=(const Status& other);
@@ -96,6 +132,18 @@ class [[nodiscard]] OPKIT_EXPORT Status {
 
 OPKIT_EXPORT std::ostream& operator<<(std::ostream& os, const Status& s);
 
+// Mixed comparisons: exact matches, so neither side's implicit conversion
+// makes `opkit_status == absl::OkStatus()` ambiguous. Equal when code and
+// message are.
+OPKIT_EXPORT bool operator==(const Status& a, const absl::Status& b);
+OPKIT_EXPORT bool operator==(const absl::Status& a, const Status& b);
+inline bool operator!=(const Status& a, const absl::Status& b) {
+  return !(a == b);
+}
+inline bool operator!=(const absl::Status& a, const Status& b) {
+  return !(a == b);
+}
+
 // An OK status (a free function, as absl spells it).
 inline Status OkStatus() { return Status(); }
 
@@ -108,9 +156,11 @@ inline Status OkStatus() { return Status(); }
     if (!_opkit_status.ok()) return _opkit_status;        \
   } while (0)
 
-// TensorFlow's name for OPKIT_RETURN_IF_ERROR.
+// TensorFlow's name for OPKIT_RETURN_IF_ERROR; variadic as TensorFlow's, so
+// an expression with a comma (`F<a, b>(x)`) needs no extra parentheses.
+// Takes opkit::Status or absl::Status (Note [absl::Status interop]).
 #ifndef TF_RETURN_IF_ERROR
-#define TF_RETURN_IF_ERROR(expr) OPKIT_RETURN_IF_ERROR(expr)
+#define TF_RETURN_IF_ERROR(...) OPKIT_RETURN_IF_ERROR((__VA_ARGS__))
 #endif
 
 #endif  // OPKIT_CORE_STATUS_H_

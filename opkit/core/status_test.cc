@@ -3,9 +3,12 @@
 
 #include <sstream>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/core/errors.h"
+#include "opkit/core/statusor.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {
@@ -130,6 +133,79 @@ TEST(StatusMacrosTest, ReturnIfError) {
   EXPECT_EQ(reached, 1);
   EXPECT_THAT(Chain(true, &reached), StatusIs(error::ABORTED, "failed"));
   EXPECT_EQ(reached, 1);
+}
+
+// Note [absl::Status interop].
+TEST(AbslInteropTest, ConvertsBothWaysKeepingCodeAndMessage) {
+  const absl::Status a = Status(error::NOT_FOUND, "no such op 'Foo'");
+  EXPECT_EQ(a.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(a.message(), "no such op 'Foo'");
+  const Status back = a;
+  EXPECT_THAT(back, StatusIs(error::NOT_FOUND, "no such op 'Foo'"));
+  const Status from_absl = absl::InvalidArgumentError("bad rank");
+  EXPECT_THAT(from_absl, StatusIs(error::INVALID_ARGUMENT, "bad rank"));
+  EXPECT_THAT(Status(absl::OkStatus()), IsOk());
+  EXPECT_TRUE(absl::Status(Status::OK()).ok());
+  EXPECT_EQ(Status(absl::StatusCode::kInternal, "x").code(), error::INTERNAL);
+}
+
+TEST(AbslInteropTest, MixedComparisons) {
+  EXPECT_TRUE(Status::OK() == absl::OkStatus());
+  EXPECT_TRUE(absl::OkStatus() == Status::OK());
+  EXPECT_TRUE(errors::Internal("x") == absl::InternalError("x"));
+  EXPECT_TRUE(errors::Internal("x") != absl::InternalError("y"));
+  EXPECT_TRUE(absl::AbortedError("x") != errors::Internal("x"));
+  EXPECT_TRUE(absl::NotFoundError("x").code() == error::NOT_FOUND);
+  EXPECT_TRUE(errors::NotFound("x").code() == absl::StatusCode::kNotFound);
+  EXPECT_TRUE(errors::IsNotFound(absl::NotFoundError("x")));
+}
+
+absl::Status AbslFails() { return absl::DataLossError("truncated"); }
+Status OpkitFails() { return errors::Unavailable("later"); }
+
+absl::Status ReturnsAbsl(bool opkit_error) {
+  if (opkit_error) TF_RETURN_IF_ERROR(OpkitFails());
+  TF_RETURN_IF_ERROR(AbslFails());
+  return absl::OkStatus();
+}
+
+StatusOr<int> ReturnsStatusOr(bool fail) {
+  if (fail) return absl::FailedPreconditionError("not ready");
+  return 7;
+}
+
+absl::StatusOr<int> ReturnsAbslStatusOr(bool fail) {
+  if (fail) return errors::OutOfRange("past the end");
+  return 9;
+}
+
+Status UsesBoth(bool fail) {
+  OPKIT_ASSIGN_OR_RETURN(int a, ReturnsAbslStatusOr(fail));
+  OPKIT_ASSIGN_OR_RETURN(int b, ReturnsStatusOr(false));
+  return a + b == 16 ? Status::OK() : errors::Internal("sum");
+}
+
+TEST(AbslInteropTest, MacrosAndStatusOrTakeEither) {
+  EXPECT_THAT(Status(ReturnsAbsl(true)), StatusIs(error::UNAVAILABLE, "later"));
+  EXPECT_THAT(Status(ReturnsAbsl(false)),
+              StatusIs(error::DATA_LOSS, "truncated"));
+  EXPECT_THAT(ReturnsStatusOr(true).status(),
+              StatusIs(error::FAILED_PRECONDITION, "not ready"));
+  EXPECT_EQ(*ReturnsStatusOr(false), 7);
+  EXPECT_EQ(ReturnsAbslStatusOr(true).status().code(),
+            absl::StatusCode::kOutOfRange);
+  EXPECT_THAT(UsesBoth(false), IsOk());
+  EXPECT_THAT(UsesBoth(true), StatusIs(error::OUT_OF_RANGE, "past the end"));
+}
+
+TEST(ErrorsTest, AppendToMessageInPlaceAddsALine) {
+  Status s = errors::InvalidArgument("bad shape");
+  errors::AppendToMessage(&s, "while reading ", "x.pb");
+  EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT,
+                          "bad shape\n\twhile reading x.pb"));
+  Status ok;
+  errors::AppendToMessage(&ok, "ignored");
+  EXPECT_THAT(ok, IsOk());
 }
 
 }  // namespace

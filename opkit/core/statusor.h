@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/status/statusor.h"
 #include "opkit/core/status.h"
 
 namespace opkit {
@@ -34,11 +35,41 @@ class [[nodiscard]] StatusOr {
   StatusOr(Status&& status)  // NOLINT
       : status_(status.ok() ? internal::StatusOrFromOkStatus()
                             : std::move(status)) {}
+  // An error given as another status type that converts to Status
+  // (absl::Status: Note [absl::Status interop]), as `return absl_status;`.
+  template <typename U,
+            typename = std::enable_if_t<
+                !std::is_constructible_v<T, U&&> &&
+                !std::is_same_v<std::decay_t<U>, Status> &&
+                !std::is_same_v<std::decay_t<U>, StatusOr> &&
+                std::is_convertible_v<U&&, Status>>,
+            typename = void>
+  StatusOr(U&& status)  // NOLINT: implicit, as absl's
+      : StatusOr(Status(std::forward<U>(status))) {}
+  // From absl::StatusOr, keeping the value or the error (Note [absl::Status
+  // interop]); and back below.
+  StatusOr(const absl::StatusOr<T>& other)  // NOLINT: implicit by design
+      : status_(other.ok() ? Status() : Status(other.status())) {
+    if (other.ok()) value_.emplace(*other);
+  }
+  StatusOr(absl::StatusOr<T>&& other)  // NOLINT: implicit by design
+      : status_(other.ok() ? Status() : Status(other.status())) {
+    if (other.ok()) value_.emplace(*std::move(other));
+  }
+  operator absl::StatusOr<T>() const& {  // NOLINT: implicit by design
+    if (!ok()) return absl::Status(status_);
+    return *value_;
+  }
+  operator absl::StatusOr<T>() && {  // NOLINT: implicit by design
+    if (!ok()) return absl::Status(std::move(status_));
+    return std::move(*value_);
+  }
   // A value.
   template <typename U = T,
             typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
                                         !std::is_same_v<std::decay_t<U>, Status> &&
-                                        !std::is_same_v<std::decay_t<U>, StatusOr>>>
+                                        !std::is_same_v<std::decay_t<U>, StatusOr> &&
+                                        !std::is_same_v<std::decay_t<U>, absl::StatusOr<T>>>>
   StatusOr(U&& value)  // NOLINT
       : value_(std::forward<U>(value)) {}
 

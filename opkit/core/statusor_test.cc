@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/core/errors.h"
@@ -67,6 +68,27 @@ TEST(StatusOrTest, AssignOrReturn) {
   EXPECT_EQ(out, 2);
   EXPECT_THAT(Quarter(6, &out), StatusIs(error::INVALID_ARGUMENT, "odd: 3"));
   EXPECT_EQ(out, 2);
+}
+
+// Note [absl::Status interop]: StatusOr converts to and from
+// absl::StatusOr, keeping the value or the code and message.
+TEST(StatusOrAbslTest, ConvertsBothWays) {
+  absl::StatusOr<std::string> a = StatusOr<std::string>("kept");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(*a, "kept");
+  absl::StatusOr<std::string> a_err =
+      StatusOr<std::string>(errors::NotFound("gone"));
+  EXPECT_EQ(a_err.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(a_err.status().message(), "gone");
+
+  StatusOr<std::unique_ptr<int>> o =
+      absl::StatusOr<std::unique_ptr<int>>(std::make_unique<int>(4));
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(**o, 4);
+  StatusOr<int> o_err = absl::StatusOr<int>(absl::AbortedError("stop"));
+  EXPECT_THAT(o_err.status(), StatusIs(error::ABORTED, "stop"));
+  StatusOr<int> from_status = absl::UnavailableError("later");
+  EXPECT_THAT(from_status.status(), StatusIs(error::UNAVAILABLE, "later"));
 }
 
 }  // namespace

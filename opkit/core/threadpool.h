@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "opkit/core/export.h"
 
@@ -25,10 +26,16 @@ struct ThreadPoolDevice;
 
 namespace opkit {
 
+class Env;
+
 class OPKIT_EXPORT ThreadPool {
  public:
   // `num_threads` < 1 is taken as 1. `name` shows in debuggers' thread lists.
   ThreadPool(std::string name, int num_threads);
+  // TensorFlow's form, `thread::ThreadPool pool(Env::Default(), "work", 4)`;
+  // the Env (opkit has one) is not needed.
+  ThreadPool(Env* /*env*/, std::string name, int num_threads)
+      : ThreadPool(std::move(name), num_threads) {}
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "opkit/core/env.h"
 #include "opkit/core/mutex.h"
 
 namespace opkit {
@@ -24,6 +25,17 @@ TEST(ThreadPoolTest, RunsScheduledWorkBeforeDestruction) {
 TEST(ThreadPoolTest, NonPositiveSizeMeansOneThread) {
   ThreadPool pool("one", 0);
   EXPECT_EQ(pool.NumThreads(), 1);
+}
+
+TEST(ThreadPoolTest, TensorFlowConstructorTakesAnEnv) {
+  std::atomic<int> done{0};
+  {
+    ThreadPool pool(Env::Default(), "tf_style", 3);
+    EXPECT_EQ(pool.NumThreads(), 3);
+    EXPECT_EQ(pool.name(), "tf_style");
+    pool.Schedule([&] { ++done; });
+  }
+  EXPECT_EQ(done.load(), 1);
 }
 
 TEST(ThreadPoolTest, CurrentThreadId) {

@@ -629,4 +629,19 @@ std::string TensorShapeUtils::ShapeListString(
   return s;
 }
 
+std::string SliceDebugString(const TensorShape& shape, int64_t flat) {
+  const int dims = shape.dims();
+  if (dims == 0) return "";
+  // Peel the index off from the last dimension, which varies fastest.
+  std::vector<int64_t> index(dims);
+  int64_t left = flat;
+  for (int d = dims - 1; d > 0; --d) {
+    const int64_t size = shape.dim_size(d);
+    index[d] = size == 0 ? 0 : left % size;
+    left = size == 0 ? 0 : left / size;
+  }
+  index[0] = left;
+  return "[" + StrJoin(index, ",") + "]";
+}
+
 }  // namespace opkit

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "opkit/core/export.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/status.h"
@@ -324,10 +325,33 @@ class OPKIT_EXPORT TensorShapeUtils {
                           PartialTensorShape* out);
   static Status MakeShape(const int64_t* dims, int64_t n,
                           PartialTensorShape* out);
+  // TensorFlow's forms over a span (gtl::ArraySlice), e.g. the sizes of a
+  // shape tensor: MakeShape(absl::Span<const int64_t>(v.data(), v.size()),
+  // &shape).
+  static Status MakeShape(absl::Span<const int32_t> dims, TensorShape* out) {
+    return MakeShape(dims.data(), static_cast<int64_t>(dims.size()), out);
+  }
+  static Status MakeShape(absl::Span<const int64_t> dims, TensorShape* out) {
+    return MakeShape(dims.data(), static_cast<int64_t>(dims.size()), out);
+  }
+  static Status MakeShape(absl::Span<const int32_t> dims,
+                          PartialTensorShape* out) {
+    return MakeShape(dims.data(), static_cast<int64_t>(dims.size()), out);
+  }
+  static Status MakeShape(absl::Span<const int64_t> dims,
+                          PartialTensorShape* out) {
+    return MakeShape(dims.data(), static_cast<int64_t>(dims.size()), out);
+  }
 
   // "[[2,3], [4]]" for a list of shapes.
   static std::string ShapeListString(const std::vector<TensorShape>& shapes);
 };
+
+// The multi-index of element `flat` (row-major) of a value of `shape`, for
+// messages, as TensorFlow prints it: "[1,2]" for flat 5 of [2,3]; "[4]" at
+// rank 1; "" at rank 0. `flat` must be in [0, shape.num_elements()).
+OPKIT_EXPORT std::string SliceDebugString(const TensorShape& shape,
+                                          int64_t flat);
 
 }  // namespace opkit
 

@@ -372,5 +372,29 @@ TEST(TensorShapeDeathTest, TrustedLiteralsCheck) {
   EXPECT_DEATH(TensorShape({2}).AsEigenDSizes<2>(), "Asking for tensor of 2");
 }
 
+TEST(TensorShapeUtilsTest, MakeShapeFromSpan) {
+  TensorShape s;
+  const std::vector<int64_t> sizes = {3, 0, 2};
+  EXPECT_THAT(TensorShapeUtils::MakeShape(absl::Span<const int64_t>(sizes), &s),
+              IsOk());
+  EXPECT_EQ(s.DebugString(), "[3,0,2]");
+  const int32_t neg[] = {1, -4};
+  EXPECT_THAT(TensorShapeUtils::MakeShape(absl::Span<const int32_t>(neg), &s),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("-4")));
+  PartialTensorShape p;
+  EXPECT_THAT(TensorShapeUtils::MakeShape(absl::Span<const int32_t>(neg, 1), &p),
+              IsOk());
+  EXPECT_EQ(p.DebugString(), "[1]");
+}
+
+TEST(SliceDebugStringTest, UnflattensRowMajor) {
+  // TensorFlow's values: rank 0 prints nothing, rank 1 the index itself.
+  EXPECT_EQ(SliceDebugString(TensorShape({}), 0), "");
+  EXPECT_EQ(SliceDebugString(TensorShape({7}), 4), "[4]");
+  EXPECT_EQ(SliceDebugString(TensorShape({2, 3}), 5), "[1,2]");
+  EXPECT_EQ(SliceDebugString(TensorShape({2, 3}), 0), "[0,0]");
+  EXPECT_EQ(SliceDebugString(TensorShape({2, 3, 4}), 13), "[1,0,1]");
+}
+
 }  // namespace
 }  // namespace opkit

@@ -1,4 +1,6 @@
-// TensorFlow compatibility: strings::StrCat and strings::StrAppend.
+// TensorFlow compatibility: strings::StrCat and strings::StrAppend; and
+// absl::StrCat, which TensorFlow's strcat.h brings along and newer sources
+// call directly.
 //
 //   string msg = strings::StrCat("got ", n, " elements");
 //   strings::StrAppend(&msg, ", expected ", m);
@@ -7,6 +9,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "opkit/core/str_util.h"
 #include "tensorflow/core/platform/types.h"
 

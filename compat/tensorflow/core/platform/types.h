@@ -76,4 +76,12 @@ inline constexpr int64 kint64max = std::numeric_limits<int64>::max();
 
 }  // namespace tensorflow
 
+// TensorFlow 2.13+ keeps its platform layer in namespace tsl (tsl::Status,
+// tsl::errors::, tsl::mutex, tsl::thread::ThreadPool, tsl::Env, tsl::int64,
+// ...) and brings it into tensorflow; here tsl sees every name tensorflow
+// does, so both spellings name the same entities.
+namespace tsl {
+using namespace ::tensorflow;  // NOLINT: the same names as tensorflow
+}  // namespace tsl
+
 #endif  // OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_TYPES_H_

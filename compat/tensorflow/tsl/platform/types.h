@@ -1,0 +1,11 @@
+// TensorFlow compatibility: int64, string and the other basic types.
+// At the path TensorFlow 2.12-2.14 uses; includes
+// tensorflow/core/platform/types.h.
+//
+//   #include "tensorflow/tsl/platform/types.h"
+#ifndef OPKIT_COMPAT_TENSORFLOW_TSL_PLATFORM_TYPES_H_
+#define OPKIT_COMPAT_TENSORFLOW_TSL_PLATFORM_TYPES_H_
+
+#include "tensorflow/core/platform/types.h"
+
+#endif  // OPKIT_COMPAT_TENSORFLOW_TSL_PLATFORM_TYPES_H_

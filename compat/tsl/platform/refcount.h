@@ -1,0 +1,11 @@
+// TensorFlow compatibility: core::RefCounted.
+// At the path TensorFlow 2.13+ and TSL use; includes
+// tensorflow/core/platform/refcount.h.
+//
+//   #include "tsl/platform/refcount.h"
+#ifndef OPKIT_COMPAT_TSL_PLATFORM_REFCOUNT_H_
+#define OPKIT_COMPAT_TSL_PLATFORM_REFCOUNT_H_
+
+#include "tensorflow/core/platform/refcount.h"
+
+#endif  // OPKIT_COMPAT_TSL_PLATFORM_REFCOUNT_H_

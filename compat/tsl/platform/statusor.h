@@ -1,0 +1,11 @@
+// TensorFlow compatibility: StatusOr and TF_ASSIGN_OR_RETURN.
+// At the path TensorFlow 2.13+ and TSL use; includes
+// tensorflow/core/platform/statusor.h.
+//
+//   #include "tsl/platform/statusor.h"
+#ifndef OPKIT_COMPAT_TSL_PLATFORM_STATUSOR_H_
+#define OPKIT_COMPAT_TSL_PLATFORM_STATUSOR_H_
+
+#include "tensorflow/core/platform/statusor.h"
+
+#endif  // OPKIT_COMPAT_TSL_PLATFORM_STATUSOR_H_

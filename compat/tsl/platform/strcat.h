@@ -1,0 +1,11 @@
+// TensorFlow compatibility: strings::StrCat and StrAppend.
+// At the path TensorFlow 2.13+ and TSL use; includes
+// tensorflow/core/platform/strcat.h.
+//
+//   #include "tsl/platform/strcat.h"
+#ifndef OPKIT_COMPAT_TSL_PLATFORM_STRCAT_H_
+#define OPKIT_COMPAT_TSL_PLATFORM_STRCAT_H_
+
+#include "tensorflow/core/platform/strcat.h"
+
+#endif  // OPKIT_COMPAT_TSL_PLATFORM_STRCAT_H_

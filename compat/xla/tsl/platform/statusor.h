@@ -1,0 +1,11 @@
+// TensorFlow compatibility: StatusOr and TF_ASSIGN_OR_RETURN.
+// At the path TensorFlow 2.17+ uses; includes
+// tensorflow/core/platform/statusor.h.
+//
+//   #include "xla/tsl/platform/statusor.h"
+#ifndef OPKIT_COMPAT_XLA_TSL_PLATFORM_STATUSOR_H_
+#define OPKIT_COMPAT_XLA_TSL_PLATFORM_STATUSOR_H_
+
+#include "tensorflow/core/platform/statusor.h"
+
+#endif  // OPKIT_COMPAT_XLA_TSL_PLATFORM_STATUSOR_H_

@@ -1,0 +1,11 @@
+// TensorFlow compatibility: int64, string and the other basic types.
+// At the path TensorFlow 2.17+ uses; includes
+// tensorflow/core/platform/types.h.
+//
+//   #include "xla/tsl/platform/types.h"
+#ifndef OPKIT_COMPAT_XLA_TSL_PLATFORM_TYPES_H_
+#define OPKIT_COMPAT_XLA_TSL_PLATFORM_TYPES_H_
+
+#include "tensorflow/core/platform/types.h"
+
+#endif  // OPKIT_COMPAT_XLA_TSL_PLATFORM_TYPES_H_
