@@ -29,7 +29,7 @@ function(opkit_layer name)
     absl::flat_hash_map absl::hash absl::strings absl::status absl::statusor)
   # Eigen's ThreadPoolDevice is only declared with EIGEN_USE_THREADS;
   # kernels and the CPU device need it whatever order they include Eigen in.
-  target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS)
+  target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS=)
   if(ARG_INTO STREQUAL "opkit_framework")
     # Only plugins and programs carry opkit_abi_version (core/abi.h).
     target_compile_definitions(${target} PRIVATE OPKIT_BUILDING_FRAMEWORK)
@@ -69,7 +69,7 @@ function(opkit_layer_headers name)
   target_link_libraries(${target} PRIVATE
     protobuf::libprotobuf Eigen3::Eigen Threads::Threads absl::flat_hash_map absl::hash
     absl::status absl::statusor)
-  target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS)
+  target_compile_definitions(${target} PRIVATE EIGEN_USE_THREADS=)
   # In the default build: a header that breaks fails `cmake --build`.
   add_dependencies(${target} opkit_proto)
 endfunction()

@@ -26,7 +26,7 @@ check_cxx_source_compiles([[
 #error not the C++11 ABI
 #endif
 int main() {}]] OPKIT_GLIBCXX_CXX11_ABI)
-set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS -DEIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES} -Dtensorflow=opkit")
+set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS= -DEIGEN_MAX_ALIGN_BYTES=${OPKIT_EIGEN_MAX_ALIGN_BYTES} -Dtensorflow=opkit")
 if(OPKIT_GLIBCXX_CXX11_ABI)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -D_GLIBCXX_USE_CXX11_ABI=1")
 endif()
