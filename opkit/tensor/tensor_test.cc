@@ -81,7 +81,7 @@ TEST(TensorTest, AllocateRejectsDtypesWithoutStorage) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("INVALID")));
   EXPECT_THAT(Tensor::Allocate(DT_FLOAT_REF, TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("ref dtype float_ref")));
-  EXPECT_THAT(Tensor::Allocate(DT_RESOURCE, TensorShape({2}), &t),
+  EXPECT_THAT(Tensor::Allocate(DT_VARIANT, TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("not supported")));
   EXPECT_THAT(Tensor::Allocate(static_cast<DataType>(55), TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("unknown dtype enum (55)")));
