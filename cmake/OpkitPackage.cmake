@@ -12,8 +12,10 @@ set(OPKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/opkit)
 set(OPKIT_COMPAT_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/opkit_compat)
 
 # Flags a plugin needs beyond the include paths: the framework's own
-# definitions and vector instructions (Eigen code must agree on both sides).
-set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS")
+# definitions and vector instructions (Eigen code must agree on both sides),
+# and `tensorflow` spelled `opkit` from the first line (Note [Compat
+# namespace] in compat/tensorflow/core/platform/types.h).
+set(OPKIT_PLUGIN_CXXFLAGS "-std=c++17 -fPIC -fno-gnu-unique -DEIGEN_USE_THREADS -Dtensorflow=opkit")
 if(OPKIT_NATIVE AND OPKIT_HAS_MARCH_NATIVE)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -march=native")
 endif()

@@ -1,9 +1,8 @@
 // TensorFlow compatibility: the root of namespace tensorflow.
 //
-// Every compat header includes this one. It makes opkit's whole public API
-// visible in namespace tensorflow (a using-directive, so a name opkit adds
-// later is there too) and adds the spellings TensorFlow has and opkit does
-// not: `string`, and the integer limits kint32max and friends.
+// Every compat header includes this one. It makes `tensorflow` another
+// spelling of `opkit` and adds the names TensorFlow has and opkit does not:
+// `string`, and the integer limits kint32max and friends.
 //
 //   #include "tensorflow/core/platform/types.h"
 //   using namespace tensorflow;
@@ -12,15 +11,40 @@
 //   tstring t = s;              // opkit::tstring (std::string)
 //
 // Note [Compat namespace]
-// namespace tensorflow declares nothing that opkit also declares: it reaches
-// opkit's names through the using-directive only. That keeps
+// `tensorflow` is a macro for `opkit`. opkit's flags define it on the command
+// line (`-Dtensorflow=opkit` from `opkit-config --cflags`,
+// `opkit.sysconfig.get_compile_flags()` and the opkit::compat CMake target),
+// and this header defines it for a build that only adds `-I compat`. So
 // `tensorflow::Tensor`, `::tensorflow::Status` and, after
-// `using namespace tensorflow;`, plain `Tensor` all naming the one opkit
-// entity, never an ambiguity. Names TensorFlow has and opkit lacks are
-// declared here (and in the other compat headers) only when opkit has no
-// entity of that name; sub-namespaces TensorFlow has and opkit lacks
-// (`thread`, `strings`, `port`) are opened in tensorflow for them. Only
-// compat/ opens namespace tensorflow (STYLE.md).
+// `using namespace tensorflow;`, plain `Tensor` name the one opkit entity, and
+// code that *declares* into namespace tensorflow declares into opkit:
+//
+//   namespace tensorflow {
+//   class OpKernelContext;                        // redeclares opkit's class
+//   namespace functor { template <typename Device, typename T> struct Fill; }
+//   }
+//
+// a forward declaration in a user header that a using-directive (the earlier
+// design: `namespace tensorflow { using namespace ::opkit; }`) turned into a
+// second, ambiguous class. Why a macro and not the real name: a process may
+// hold opkit and TensorFlow side by side (a Python program importing both),
+// and opkit's symbols, and a compat plugin's, must never be mangled as
+// TensorFlow's, or the dynamic linker would bind one library's calls to the
+// other's code. Names appear in object files as opkit::..., as everywhere
+// else in opkit.
+//
+// What the user gives up: an identifier spelled `tensorflow` means `opkit`
+// (include paths and string literals are untouched: the preprocessor does
+// not expand them), and a user header that opens namespace tensorflow before
+// including any compat header needs opkit's flags (the -D), which every
+// documented build line has. Names TensorFlow has and opkit lacks are
+// declared by compat/ inside `namespace tensorflow { ... }`, that is in opkit,
+// and only where opkit has no entity of that name (STYLE.md: only compat/
+// opens namespace tensorflow).
+#ifndef tensorflow
+#define tensorflow opkit
+#endif
+
 #ifndef OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_TYPES_H_
 #define OPKIT_COMPAT_TENSORFLOW_CORE_PLATFORM_TYPES_H_
 
@@ -32,8 +56,6 @@
 #include "tensorflow/core/platform/macros.h"
 
 namespace tensorflow {
-
-using namespace ::opkit;  // NOLINT: see Note [Compat namespace]
 
 // TensorFlow declares `string` as std::string in its namespace.
 using std::string;
