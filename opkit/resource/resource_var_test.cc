@@ -6,6 +6,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/resource/resource_mgr.h"
+#include "opkit/tensor/resource_handle.h"
+#include "opkit/tensor/type_index.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {

@@ -74,12 +74,14 @@ TEST_F(HashTableLibraryTest, InsertFindRemoveExportImport) {
   ASSERT_THAT(Run("SimpleHashTableRemove", {table, test::I64({2})}, types),
               IsOk());
   ASSERT_THAT(Run("SimpleHashTableExport", {table}, types), IsOk());
-  EXPECT_THAT(test::Values<int64>(out_[0]), ElementsAre(1, 3));
-  EXPECT_THAT(test::Values<float>(out_[1]), ElementsAre(10, 30));
+  const std::vector<Tensor> exported = out_;
+  EXPECT_THAT(test::Values<int64>(exported[0]), ElementsAre(1, 3));
+  EXPECT_THAT(test::Values<float>(exported[1]), ElementsAre(10, 30));
 
   Tensor copy = Create();
-  ASSERT_THAT(Run("SimpleHashTableImport", {copy, out_[0], out_[1]}, types),
-              IsOk());
+  ASSERT_THAT(
+      Run("SimpleHashTableImport", {copy, exported[0], exported[1]}, types),
+      IsOk());
   EXPECT_EQ(Size(copy), 2);
   EXPECT_EQ(Size(table), 2);
 }
