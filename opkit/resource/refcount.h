@@ -1,7 +1,8 @@
 // core::RefCounted: an intrusive, thread-safe reference count for objects
 // shared between owners that come and go (resources held by a ResourceMgr
 // and looked up by many kernels), and core::ScopedUnref to give a reference
-// back at the end of a scope.
+// back at the end of a scope; core::RefCountPtr<T> owns one reference the
+// way std::unique_ptr owns an object.
 //
 //   class Counter : public core::RefCounted { ... };
 //   Counter* c = new Counter;        // count 1, owned by the caller
@@ -15,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "opkit/core/export.h"
 
@@ -72,6 +74,28 @@ class ScopedUnref {
 
  private:
   const RefCounted* obj_;
+};
+
+// Gives back one reference instead of deleting.
+struct RefCountDeleter {
+  void operator()(const RefCounted* o) const { o->Unref(); }
+};
+
+// Holds one reference to a T and drops it when reset or destroyed
+// (TensorFlow's core::RefCountPtr).
+//
+//   core::RefCountPtr<Table> table;
+//   OP_REQUIRES_OK(ctx, LookupResource(ctx, HandleFromInput(ctx, 0), &table));
+//   table->size();   // the reference goes when `table` goes out of scope
+template <typename T>
+class RefCountPtr : public std::unique_ptr<T, RefCountDeleter> {
+ public:
+  using std::unique_ptr<T, RefCountDeleter>::unique_ptr;
+  // A second owner: adds a reference and returns a pointer holding it.
+  RefCountPtr GetNewRef() const {
+    if (this->get() != nullptr) this->get()->Ref();
+    return RefCountPtr(this->get());
+  }
 };
 
 }  // namespace core

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "opkit/core/errors.h"
+#include "opkit/tensor/resource_handle.h"
 
 namespace opkit {
 namespace {
@@ -135,12 +136,65 @@ Status ResourceMgr::DoDelete(const std::string& container,
     const Entry* entry = nullptr;
     OPKIT_RETURN_IF_ERROR(FindEntryLocked(container, name, type, mangled_type,
                                           /*deleting=*/true, &entry));
-    removed = entry->resource;
-    auto c = containers_.find(container);
-    c->second.erase(name);
-    if (c->second.empty()) containers_.erase(c);
+    removed = EraseLocked(container, name);
   }
   // Outside the lock: a destructor may do anything, even use this manager.
+  removed->Unref();
+  return OkStatus();
+}
+
+ResourceBase* ResourceMgr::EraseLocked(const std::string& container,
+                                       const std::string& name) {
+  auto c = containers_.find(container);
+  auto it = c->second.find(name);
+  ResourceBase* removed = it->second.resource;
+  c->second.erase(it);
+  if (c->second.empty()) containers_.erase(c);
+  return removed;
+}
+
+Status ResourceMgr::FindHandleEntryLocked(const ResourceHandle& handle,
+                                          const char* type_name,
+                                          const Entry** entry) const {
+  *entry = nullptr;
+  const std::string& container = handle.container();
+  const std::string& name = handle.name();
+  auto c = containers_.find(container);
+  if (c == containers_.end()) {
+    return errors::NotFound("Container ", container,
+                            " does not exist. (Could not find resource: ",
+                            container, "/", name, ")");
+  }
+  auto it = c->second.find(name);
+  // TensorFlow keys resources by type too: one of another type is missing.
+  if (it == c->second.end() ||
+      it->second.type.hash_code() != handle.hash_code()) {
+    return errors::NotFound("Resource ", container, "/", name, "/", type_name,
+                            " does not exist.");
+  }
+  *entry = &it->second;
+  return OkStatus();
+}
+
+Status ResourceMgr::Lookup(const ResourceHandle& handle,
+                           ResourceBase** resource) const {
+  *resource = nullptr;
+  shared_lock l(mu_);
+  const Entry* entry = nullptr;
+  OPKIT_RETURN_IF_ERROR(FindHandleEntryLocked(handle, "ResourceBase", &entry));
+  entry->resource->Ref();
+  *resource = entry->resource;
+  return OkStatus();
+}
+
+Status ResourceMgr::Delete(const ResourceHandle& handle) {
+  ResourceBase* removed = nullptr;
+  {
+    mutex_lock l(mu_);
+    const Entry* entry = nullptr;
+    OPKIT_RETURN_IF_ERROR(FindHandleEntryLocked(handle, "<unknown>", &entry));
+    removed = EraseLocked(handle.container(), handle.name());
+  }
   removed->Unref();
   return OkStatus();
 }

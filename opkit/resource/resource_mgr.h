@@ -41,6 +41,8 @@
 
 namespace opkit {
 
+class ResourceHandle;  // opkit/tensor/resource_handle.h
+
 // The base of everything a ResourceMgr holds. Ref-counted: the creator's
 // reference goes to the manager on Create(); every Lookup hands the caller a
 // reference to give back with Unref() (or core::ScopedUnref).
@@ -99,6 +101,16 @@ class OPKIT_EXPORT ResourceMgr {
   template <typename T>
   Status Delete(const std::string& container, const std::string& name);
 
+  // The resource `handle` names (its container, name and type hash), with a
+  // reference for the caller, whatever its C++ type. NotFound (TensorFlow's
+  // "Resource <container>/<name>/ResourceBase does not exist.") when there
+  // is none of that type.
+  Status Lookup(const ResourceHandle& handle, ResourceBase** resource) const;
+
+  // Removes the resource `handle` names and drops the manager's reference.
+  // NotFound when there is none of the handle's type.
+  Status Delete(const ResourceHandle& handle);
+
   // Removes every resource of `container` and the container itself. A
   // container that does not exist is OK (nothing to clean up).
   Status Cleanup(const std::string& container);
@@ -145,6 +157,15 @@ class OPKIT_EXPORT ResourceMgr {
                         ResourceBase* resource) OPKIT_REQUIRES(mu_);
   Status DoDelete(const std::string& container, const std::string& name,
                   std::type_index type, const char* mangled_type);
+  // The entry of the handle's container/name when its type's hash is the
+  // handle's; NotFound naming `type_name` otherwise.
+  Status FindHandleEntryLocked(const ResourceHandle& handle,
+                               const char* type_name, const Entry** entry) const
+      OPKIT_REQUIRES_SHARED(mu_);
+  // Erases container/name (which must exist) and returns its resource, with
+  // the manager's reference for the caller to drop outside the lock.
+  ResourceBase* EraseLocked(const std::string& container,
+                            const std::string& name) OPKIT_REQUIRES(mu_);
 
   const std::string default_container_;
   mutable mutex mu_;

@@ -18,8 +18,9 @@
 namespace opkit {
 namespace internal {
 
-// One allocation. For DT_STRING it owns `num_elements` constructed strings,
-// destroyed before the memory goes back to the allocator.
+// One allocation. For DT_STRING (DT_RESOURCE) it owns `num_elements`
+// constructed strings (handles), destroyed before the memory goes back to the
+// allocator.
 class TensorBuffer {
  public:
   TensorBuffer(Allocator* allocator, char* data, size_t bytes, DataType dtype,
@@ -35,6 +36,9 @@ class TensorBuffer {
     if (dtype_ == DT_STRING) {
       tstring* strings = reinterpret_cast<tstring*>(data_);
       for (int64_t i = 0; i < num_elements_; ++i) strings[i].~tstring();
+    } else if (dtype_ == DT_RESOURCE) {
+      ResourceHandle* handles = reinterpret_cast<ResourceHandle*>(data_);
+      for (int64_t i = 0; i < num_elements_; ++i) handles[i].~ResourceHandle();
     }
     allocator_->DeallocateRaw(data_);
   }
@@ -61,7 +65,7 @@ Status UnsupportedDtype(DataType dtype) {
         "; tensors hold base types (use ", DataTypeString(RemoveRefType(dtype)),
         ")");
   }
-  if (dtype == DT_RESOURCE || dtype == DT_VARIANT) {
+  if (dtype == DT_VARIANT) {
     return errors::InvalidArgument("Tensors of dtype ", DataTypeString(dtype),
                                    " are not supported by opkit yet");
   }
@@ -109,6 +113,9 @@ Status AllocateBuffer(Allocator* a, DataType dtype, const TensorShape& shape,
   if (dtype == DT_STRING) {
     tstring* strings = reinterpret_cast<tstring*>(data);
     for (int64_t i = 0; i < n; ++i) new (&strings[i]) tstring();
+  } else if (dtype == DT_RESOURCE) {
+    ResourceHandle* handles = reinterpret_cast<ResourceHandle*>(data);
+    for (int64_t i = 0; i < n; ++i) new (&handles[i]) ResourceHandle();
   }
   *out = std::make_shared<TensorBuffer>(a, data, bytes, dtype, n);
   return Status();
@@ -482,6 +489,11 @@ Status DeepCopy(const Tensor& src, Tensor* out, Allocator* a) {
     if (src.dtype() == DT_STRING) {
       const tstring* from = static_cast<const tstring*>(src.data());
       tstring* to = static_cast<tstring*>(copy.data());
+      std::copy(from, from + src.NumElements(), to);
+    } else if (src.dtype() == DT_RESOURCE) {
+      const ResourceHandle* from =
+          static_cast<const ResourceHandle*>(src.data());
+      ResourceHandle* to = static_cast<ResourceHandle*>(copy.data());
       std::copy(from, from + src.NumElements(), to);
     } else {
       std::memcpy(copy.data(), src.data(), src.TotalBytes());

@@ -10,6 +10,7 @@
 
 #include "absl/strings/escaping.h"
 #include "opkit/core/str_util.h"
+#include "opkit/tensor/resource_handle.h"
 #include "opkit/tensor/tensor.h"
 
 namespace opkit {
@@ -195,6 +196,11 @@ std::string Tensor::SummarizeValue(int64_t max_entries, bool print_v2) const {
       print = [p = base<const tstring>(), print_v2](int64_t i) {
         return print_v2 ? "\"" + absl::Utf8SafeCEscape(p[i]) + "\""
                         : absl::Utf8SafeCEscape(p[i]);
+      };
+      break;
+    case DT_RESOURCE:
+      print = [p = base<const ResourceHandle>()](int64_t i) {
+        return p[i].SummarizeValue();
       };
       break;
     default: {

@@ -13,6 +13,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
 #include "opkit/tensor/internal/tensor_storage.h"
+#include "opkit/tensor/resource_handle.h"
 #include "opkit/tensor/tensor.h"
 
 namespace opkit {
@@ -100,6 +101,19 @@ struct StringField {
   static const T& Get(const TensorProto& p, int64_t i) { return p.string_val(i); }
   static void Add(TensorProto* p, const T& v) { p->add_string_val(v); }
 };
+struct ResourceHandleField {
+  using T = ResourceHandle;
+  static constexpr const char* kName = "resource_handle_val";
+  static int64_t Count(const TensorProto& p) {
+    return p.resource_handle_val_size();
+  }
+  static T Get(const TensorProto& p, int64_t i) {
+    return ResourceHandle(p.resource_handle_val(i));
+  }
+  static void Add(TensorProto* p, const T& v) {
+    v.AsProto(p->add_resource_handle_val());
+  }
+};
 // half and bfloat16 travel as their 16 bits in half_val.
 template <typename Elem>
 struct HalfBitsField {
@@ -184,6 +198,7 @@ bool VisitField(DataType dtype, Fn&& fn) {
     case DT_UINT64: fn(UInt64Field{}); return true;
     case DT_BOOL: fn(BoolField{}); return true;
     case DT_STRING: fn(StringField{}); return true;
+    case DT_RESOURCE: fn(ResourceHandleField{}); return true;
     case DT_HALF: fn(HalfBitsField<half>{}); return true;
     case DT_BFLOAT16: fn(HalfBitsField<bfloat16>{}); return true;
     case DT_COMPLEX64: fn(Complex64Field{}); return true;
@@ -283,6 +298,10 @@ Status Tensor::BuildFromProto(const TensorProto& proto, Tensor* out,
     const std::string& content = proto.tensor_content();
     if (dtype == DT_STRING) {
       OPKIT_RETURN_IF_ERROR(DecodeStrings(content, n, result.base<tstring>()));
+    } else if (dtype == DT_RESOURCE) {
+      return errors::InvalidArgument(
+          "Invalid TensorProto: a resource tensor's handles must be in "
+          "resource_handle_val; tensor_content is not supported for it");
     } else {
       const size_t expected = result.TotalBytes();
       if (content.size() != expected) {
@@ -369,6 +388,11 @@ void Tensor::AsProtoTensorContent(TensorProto* proto) const {
   if (dtype_ == DT_STRING) {
     EncodeStrings(base<const tstring>(), NumElements(),
                   proto->mutable_tensor_content());
+  } else if (dtype_ == DT_RESOURCE) {
+    // Handles have no byte encoding here; they go in their typed field.
+    for (int64_t i = 0; i < NumElements(); ++i) {
+      ResourceHandleField::Add(proto, base<const ResourceHandle>()[i]);
+    }
   } else if (DataTypeCanUseMemcpy(dtype_)) {
     proto->set_tensor_content(data_, TotalBytes());
   }

@@ -10,6 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/tensor/resource_handle.h"
 #include "opkit/tensor/testing/tensor_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -56,7 +57,8 @@ TEST(TensorTest, EveryDtypeWithStorageAllocates) {
   for (DataType dt : BaseTypes()) {
     Tensor t;
     Status s = Tensor::Allocate(dt, shape, &t);
-    if (!HasElementStorage(dt)) {
+    // Resource tensors hold ResourceHandle objects.
+    if (!HasElementStorage(dt) && dt != DT_RESOURCE) {
       EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT,
                               HasSubstr(DataTypeString(dt))))
           << DataTypeString(dt);
@@ -69,7 +71,9 @@ TEST(TensorTest, EveryDtypeWithStorageAllocates) {
     EXPECT_TRUE(t.IsAligned());
     EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % kAllocatorAlignment, 0u)
         << DataTypeString(dt);
-    const size_t elem = dt == DT_STRING ? sizeof(tstring) : DataTypeSize(dt);
+    const size_t elem = dt == DT_STRING     ? sizeof(tstring)
+                        : dt == DT_RESOURCE ? sizeof(ResourceHandle)
+                                            : DataTypeSize(dt);
     EXPECT_EQ(t.TotalBytes(), 15 * elem) << DataTypeString(dt);
     EXPECT_GE(t.AllocatedBytes(), t.TotalBytes());
   }
@@ -81,7 +85,7 @@ TEST(TensorTest, AllocateRejectsDtypesWithoutStorage) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("INVALID")));
   EXPECT_THAT(Tensor::Allocate(DT_FLOAT_REF, TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("ref dtype float_ref")));
-  EXPECT_THAT(Tensor::Allocate(DT_RESOURCE, TensorShape({2}), &t),
+  EXPECT_THAT(Tensor::Allocate(DT_VARIANT, TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("not supported")));
   EXPECT_THAT(Tensor::Allocate(static_cast<DataType>(55), TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("unknown dtype enum (55)")));

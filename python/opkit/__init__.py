@@ -27,6 +27,10 @@ from opkit import sysconfig  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import Session  # noqa: E402
 
+# What an op returns for a resource output: opaque handles to pass to other
+# ops (a variable's VarHandleOp result to ReadVariableOp, ...).
+ResourceTensor = _opkit.ResourceTensor
+
 __version__ = "0.1.0"
 
 _NO_GRADIENTS = ("Gradients are not supported by opkit yet: opkit runs ops "
@@ -48,5 +52,6 @@ def gradients(*args, **kwargs):
 
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
+           "ResourceTensor",
            "load_op_library", "unload_op_library", "RegisterGradient",
            "gradients"]

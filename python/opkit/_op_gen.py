@@ -295,10 +295,16 @@ class _OpSpec:
         return [self.param[("attr", n)] for n in self.fast_attr_names]
 
 
+# DataType number of resource handles; such inputs take an
+# opkit.ResourceTensor (an op's resource output) as it is.
+_DT_RESOURCE = 20
+
+
 class _Converter:
     """Converts a wrapper's arguments (inputs, then attr values) to what the
     FastOp takes: every input a numpy array (a list of arrays for a list
-    input). Called only when some input is not already an array."""
+    input), or the opkit.ResourceTensor of a resource input. Called only when
+    some input is not already an array."""
 
     def __init__(self, spec):
         self.spec = spec
@@ -331,6 +337,13 @@ class _Converter:
         out = []
         for arg, v in zip(spec.inputs, inputs):
             where = self._where(arg)
+            if arg["type"] == _DT_RESOURCE and not arg["number_attr"]:
+                if not isinstance(v, _opkit.ResourceTensor):
+                    raise TypeError(
+                        f"{where}: expected a resource tensor (what an op "
+                        f"such as a handle op returns), got {_describe(v)}")
+                out.append(v)
+                continue
             t = arg["type_attr"]
             target = None
             preferred = None

@@ -65,10 +65,20 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
                          Tensor* out);
 
 // A numpy array over `tensor`'s buffer (zero-copy: the array's base owns a
-// reference to the Tensor); DT_STRING becomes an object array of bytes.
+// reference to the Tensor); DT_STRING becomes an object array of bytes, and
+// DT_RESOURCE an opkit.ResourceTensor (not an array: handles are opaque).
 // `readonly` clears the WRITEABLE flag. New reference, or nullptr with an
 // exception set.
 PyObject* TensorToNdarray(const Tensor& tensor, bool readonly);
+
+// opkit.ResourceTensor (resource_tensor.cc): the type, ready on first use
+// (null with an exception if it cannot be); whether `o` is one; a new one
+// holding `tensor` (a DT_RESOURCE tensor; new reference or null with an
+// exception); the tensor inside one.
+PyTypeObject* InitResourceTensorType();
+bool IsResourceTensor(PyObject* o);
+PyObject* WrapResourceTensor(const Tensor& tensor);
+const Tensor& UnwrapResourceTensor(PyObject* o);
 
 // Converts a Python value into the AttrValue of `attr` (its "type" field
 // decides: int, float, bool, string, type, shape, tensor, list(...)). On

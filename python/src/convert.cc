@@ -552,6 +552,7 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
 }
 
 PyObject* TensorToNdarray(const Tensor& tensor, bool readonly) {
+  if (tensor.dtype() == DT_RESOURCE) return WrapResourceTensor(tensor);
   const int typenum = DataTypeToNumpy(tensor.dtype());
   if (typenum < 0) {
     PyErr_Format(PyExc_TypeError,

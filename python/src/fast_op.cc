@@ -140,7 +140,8 @@ PyObject* RequiredMarker() {
   return marker;
 }
 
-using FlatArrays = absl::InlinedVector<PyArrayObject*, 8>;
+// numpy arrays, and opkit.ResourceTensors for DT_RESOURCE inputs.
+using FlatArrays = absl::InlinedVector<PyObject*, 8>;
 using FlatTypes = absl::InlinedVector<DataType, 8>;
 
 // Whether `a` and `b` are equal attr values, decided without running Python
@@ -180,11 +181,16 @@ bool ParseInputs(const FastOpState& st, PyObject* const* args,
   for (int i = 0; i < n; ++i) {
     PyObject* a = args[i];
     if (!st.input_is_list[i]) {
+      if (IsResourceTensor(a)) {
+        arrays->push_back(a);
+        dtypes->push_back(DT_RESOURCE);
+        continue;
+      }
       if (!PyArray_Check(a)) return false;
       PyArrayObject* arr = reinterpret_cast<PyArrayObject*>(a);
       DataType dt = NumpyToDataType(PyArray_DESCR(arr));
       if (dt == DT_INVALID) return false;
-      arrays->push_back(arr);
+      arrays->push_back(a);
       dtypes->push_back(dt);
       continue;
     }
@@ -192,11 +198,16 @@ bool ParseInputs(const FastOpState& st, PyObject* const* args,
     const Py_ssize_t m = PySequence_Fast_GET_SIZE(a);
     for (Py_ssize_t j = 0; j < m; ++j) {
       PyObject* e = PySequence_Fast_GET_ITEM(a, j);
+      if (IsResourceTensor(e)) {
+        arrays->push_back(e);
+        dtypes->push_back(DT_RESOURCE);
+        continue;
+      }
       if (!PyArray_Check(e)) return false;
       PyArrayObject* arr = reinterpret_cast<PyArrayObject*>(e);
       DataType dt = NumpyToDataType(PyArray_DESCR(arr));
       if (dt == DT_INVALID) return false;
-      arrays->push_back(arr);
+      arrays->push_back(e);
       dtypes->push_back(dt);
     }
   }
@@ -384,7 +395,8 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
       // Small copied inputs stay for the next call to copy into (see
       // ReuseInput); anything else is let go now.
       for (Tensor& t : *in) {
-        if (t.dtype() == DT_STRING || t.TotalBytes() > kKeepInputBytes ||
+        if (t.dtype() == DT_STRING || t.dtype() == DT_RESOURCE ||
+            t.TotalBytes() > kKeepInputBytes ||
             !t.RefCountIsOne()) {
           t = Tensor();
         }
@@ -396,12 +408,18 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
   if (inputs.size() != arrays.size()) inputs.resize(arrays.size());
   size_t bytes = 0;
   for (size_t i = 0; i < arrays.size(); ++i) {
-    if (own && ReuseInput(arrays[i], dtypes[i], &inputs[i])) {
+    if (dtypes[i] == DT_RESOURCE) {
+      // Handles are shared as they are (a kernel never writes to them).
+      inputs[i] = UnwrapResourceTensor(arrays[i]);
+      continue;
+    }
+    PyArrayObject* array = reinterpret_cast<PyArrayObject*>(arrays[i]);
+    if (own && ReuseInput(array, dtypes[i], &inputs[i])) {
       bytes += inputs[i].TotalBytes();
       continue;
     }
     bool zc = false;
-    if (!NdarrayToTensor(arrays[i], InputName(*st, args, i), &inputs[i], &zc)) {
+    if (!NdarrayToTensor(array, InputName(*st, args, i), &inputs[i], &zc)) {
       return nullptr;
     }
     // A second reference keeps a kernel from forwarding (and writing into)

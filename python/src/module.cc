@@ -151,6 +151,12 @@ PYBIND11_MODULE(_opkit, m) {
   Py_INCREF(fast_op);
   m.add_object("FastOp", py::reinterpret_steal<py::object>(
                              reinterpret_cast<PyObject*>(fast_op)));
+  PyTypeObject* resource_tensor = InitResourceTensorType();
+  if (resource_tensor == nullptr) throw py::error_already_set();
+  Py_INCREF(resource_tensor);
+  m.add_object("ResourceTensor",
+               py::reinterpret_steal<py::object>(
+                   reinterpret_cast<PyObject*>(resource_tensor)));
   m.attr("REQUIRED") = py::reinterpret_borrow<py::object>(FastOpRequiredMarker());
   BindKernels(m);
   BindSession(m);

@@ -27,7 +27,9 @@ inline std::vector<DataType> BaseTypes() {
   return out;
 }
 
-// Whether a tensor of `dt` has element storage.
+// Whether a tensor of `dt` has element storage of plain bytes or strings
+// (DT_RESOURCE tensors hold ResourceHandle objects; resource_handle_test.cc
+// covers them).
 inline bool HasElementStorage(DataType dt) {
   return dt == DT_STRING || DataTypeSize(dt) > 0;
 }

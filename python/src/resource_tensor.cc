@@ -1,0 +1,123 @@
+// opkit.ResourceTensor: a DT_RESOURCE tensor in Python. Opaque: it holds the
+// opkit Tensor of resource handles an op returned, shows the first handle's
+// names, and goes back into ops as it is (never through numpy), so a handle
+// from VarHandleOp reaches ReadVariableOp unchanged.
+#include "common.h"
+
+#include <new>
+#include <string>
+
+#include "opkit/tensor/resource_handle.h"
+
+namespace opkit {
+namespace internal {
+namespace {
+
+struct ResourceTensorObject {
+  PyObject_HEAD
+  Tensor* tensor;  // Owned; a DT_RESOURCE tensor.
+};
+
+void Dealloc(PyObject* self) {
+  delete reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  Py_TYPE(self)->tp_free(self);
+}
+
+const ResourceHandle* First(PyObject* self) {
+  const Tensor& t = *reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  if (t.NumElements() == 0 || !t.IsInitialized()) return nullptr;
+  return &t.flat<ResourceHandle>()(0);
+}
+
+PyObject* Repr(PyObject* self) {
+  const Tensor& t = *reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  const ResourceHandle* h = First(self);
+  std::string s = "<opkit.ResourceTensor shape=" + t.shape().DebugString();
+  if (h != nullptr) {
+    s += " container='" + h->container() + "' name='" + h->name() + "'";
+  }
+  s += ">";
+  return PyUnicode_FromString(s.c_str());
+}
+
+// The first handle's field, or None without one.
+template <const std::string& (ResourceHandle::*Field)() const>
+PyObject* GetField(PyObject* self, void*) {
+  const ResourceHandle* h = First(self);
+  if (h == nullptr) Py_RETURN_NONE;
+  const std::string& v = (h->*Field)();
+  return PyUnicode_FromStringAndSize(v.data(), static_cast<Py_ssize_t>(v.size()));
+}
+
+PyObject* GetShape(PyObject* self, void*) {
+  const Tensor& t = *reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  PyRef shape(PyTuple_New(t.dims()));
+  if (!shape) return nullptr;
+  for (int i = 0; i < t.dims(); ++i) {
+    PyObject* d = PyLong_FromLongLong(t.dim_size(i));
+    if (d == nullptr) return nullptr;
+    PyTuple_SET_ITEM(shape.get(), i, d);
+  }
+  return shape.release();
+}
+
+PyObject* GetDtype(PyObject*, void*) { return PyUnicode_FromString("resource"); }
+
+PyGetSetDef kGetSet[] = {
+    {"name", GetField<&ResourceHandle::name>, nullptr,
+     "The resource's name (of the first handle).", nullptr},
+    {"container", GetField<&ResourceHandle::container>, nullptr,
+     "The resource's container (of the first handle).", nullptr},
+    {"device", GetField<&ResourceHandle::device>, nullptr,
+     "The device holding the resource (of the first handle).", nullptr},
+    {"shape", GetShape, nullptr, "The shape of the handle tensor.", nullptr},
+    {"dtype", GetDtype, nullptr, "Always 'resource'.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject* g_type = nullptr;
+
+}  // namespace
+
+PyTypeObject* InitResourceTensorType() {
+  static PyTypeObject type = [] {
+    PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+    t.tp_name = "opkit.ResourceTensor";
+    t.tp_basicsize = sizeof(ResourceTensorObject);
+    t.tp_flags = Py_TPFLAGS_DEFAULT;
+    t.tp_doc =
+        "A resource tensor (handles to variables, tables, ...) returned by an "
+        "op. Opaque: pass it to the ops that use the resource.";
+    t.tp_dealloc = Dealloc;
+    t.tp_repr = Repr;
+    t.tp_getset = kGetSet;
+    return t;
+  }();
+  if (g_type == nullptr) {
+    if (PyType_Ready(&type) < 0) return nullptr;
+    g_type = &type;
+  }
+  return g_type;
+}
+
+bool IsResourceTensor(PyObject* o) {
+  return g_type != nullptr && Py_TYPE(o) == g_type;
+}
+
+PyObject* WrapResourceTensor(const Tensor& tensor) {
+  if (InitResourceTensorType() == nullptr) return nullptr;
+  ResourceTensorObject* o = PyObject_New(ResourceTensorObject, g_type);
+  if (o == nullptr) return nullptr;
+  o->tensor = new (std::nothrow) Tensor(tensor);
+  if (o->tensor == nullptr) {
+    Py_DECREF(o);
+    return PyErr_NoMemory();
+  }
+  return reinterpret_cast<PyObject*>(o);
+}
+
+const Tensor& UnwrapResourceTensor(PyObject* o) {
+  return *reinterpret_cast<ResourceTensorObject*>(o)->tensor;
+}
+
+}  // namespace internal
+}  // namespace opkit
