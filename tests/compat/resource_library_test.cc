@@ -152,10 +152,16 @@ TEST_F(HashTableLibraryTest, ResourceHandleOpCounter) {
   EXPECT_EQ(out_[0].scalar<int64>()(), 2);
 }
 
-GraphDef Parse(const std::string& text) {
+// A session running the graph in `text`; null (and a test failure) when it
+// cannot be made.
+std::unique_ptr<Session> SessionFor(const std::string& text) {
   GraphDef def;
   EXPECT_THAT(ParseGraphDefText(text, &def), IsOk());
-  return def;
+  StatusOr<std::unique_ptr<Session>> session = Session::New();
+  EXPECT_THAT(session.status(), IsOk());
+  if (!session.ok()) return nullptr;
+  EXPECT_THAT((*session)->Create(def), IsOk());
+  return std::move(session).value();
 }
 
 constexpr char kTableGraph[] = R"pb(
@@ -234,14 +240,13 @@ constexpr char kTableGraph[] = R"pb(
 )pb";
 
 TEST_F(HashTableLibraryTest, RunsInASessionGraph) {
-  auto session = Session::New();
-  ASSERT_THAT(session.status(), IsOk());
-  ASSERT_THAT((*session)->Create(Parse(kTableGraph)), IsOk());
+  std::unique_ptr<Session> session = SessionFor(kTableGraph);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  ASSERT_THAT((*session)->Run({}, {"size"}, {}, &out), IsOk());
+  ASSERT_THAT(session->Run({}, {"size"}, {}, &out), IsOk());
   EXPECT_EQ(out[0].scalar<int64>()(), 0);
-  ASSERT_THAT((*session)->Run({}, {}, {"insert"}, &out), IsOk());
-  ASSERT_THAT((*session)->Run({{"lookup_keys", test::I64({6, 7, 5})}},
+  ASSERT_THAT(session->Run({}, {}, {"insert"}, &out), IsOk());
+  ASSERT_THAT(session->Run({{"lookup_keys", test::I64({6, 7, 5})}},
                               {"find", "size"}, {}, &out),
               IsOk());
   EXPECT_THAT(test::Values<float>(out[0]), ElementsAre(1.5, -1, 0.5));
@@ -296,19 +301,18 @@ constexpr char kVariableGraph[] = R"pb(
 )pb";
 
 TEST(ResourceVariableGraphTest, VariablePersistsAcrossRuns) {
-  auto session = Session::New();
-  ASSERT_THAT(session.status(), IsOk());
-  ASSERT_THAT((*session)->Create(Parse(kVariableGraph)), IsOk());
+  std::unique_ptr<Session> session = SessionFor(kVariableGraph);
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  ASSERT_THAT((*session)->Run({}, {"is_init"}, {}, &out), IsOk());
+  ASSERT_THAT(session->Run({}, {"is_init"}, {}, &out), IsOk());
   EXPECT_FALSE(out[0].scalar<bool>()());
-  EXPECT_THAT((*session)->Run({}, {"read"}, {}, &out),
+  EXPECT_THAT(session->Run({}, {"read"}, {}, &out),
               StatusIs(error::FAILED_PRECONDITION,
                        HasSubstr("Error while reading resource variable v "
                                  "from Container: localhost.")));
-  ASSERT_THAT((*session)->Run({}, {}, {"init"}, &out), IsOk());
-  ASSERT_THAT((*session)->Run({}, {}, {"inc"}, &out), IsOk());
-  ASSERT_THAT((*session)->Run({}, {"read", "is_init"}, {}, &out), IsOk());
+  ASSERT_THAT(session->Run({}, {}, {"init"}, &out), IsOk());
+  ASSERT_THAT(session->Run({}, {}, {"inc"}, &out), IsOk());
+  ASSERT_THAT(session->Run({}, {"read", "is_init"}, {}, &out), IsOk());
   EXPECT_THAT(test::Values<float>(out[0]), ElementsAre(2, 4));
   EXPECT_TRUE(out[1].scalar<bool>()());
 }

@@ -115,10 +115,8 @@ class SimpleHashTableResource : public lookup::LookupInterface {
   Status Insert(OpKernelContext* ctx, const Tensor& keys,
                 const Tensor& values) override {
     TF_RETURN_IF_ERROR(CheckKeyAndValueTensorsForInsert(keys, values));
-    const auto k = keys.flat<K>();
-    const auto v = values.flat<V>();
     mutex_lock l(mu_);
-    for (int64 i = 0; i < k.size(); ++i) table_[k(i)] = v(i);
+    PutLocked(keys, values);
     return Status::OK();
   }
 
@@ -157,11 +155,9 @@ class SimpleHashTableResource : public lookup::LookupInterface {
   Status ImportValues(OpKernelContext* ctx, const Tensor& keys,
                       const Tensor& values) override {
     TF_RETURN_IF_ERROR(CheckKeyAndValueTensorsForImport(keys, values));
-    const auto k = keys.flat<K>();
-    const auto v = values.flat<V>();
     mutex_lock l(mu_);
     table_.clear();
-    for (int64 i = 0; i < k.size(); ++i) table_[k(i)] = v(i);
+    PutLocked(keys, values);
     return Status::OK();
   }
 
@@ -180,6 +176,13 @@ class SimpleHashTableResource : public lookup::LookupInterface {
   }
 
  private:
+  void PutLocked(const Tensor& keys, const Tensor& values)
+      TF_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const auto k = keys.flat<K>();
+    const auto v = values.flat<V>();
+    for (int64 i = 0; i < k.size(); ++i) table_[k(i)] = v(i);
+  }
+
   mutable mutex mu_;
   std::unordered_map<K, V> table_ TF_GUARDED_BY(mu_);
 };
