@@ -253,7 +253,7 @@ TEST(RegisterOpTest, WrapperWithoutTemplateArgumentRegistersLikeTensorFlow2) {
   };
   TakePendingOpRegistrations(is_mine);
   const int line = __LINE__ + 2;
-  register_op::OpDefBuilderReceiver receiver =
+  [[maybe_unused]] register_op::OpDefBuilderReceiver receiver =
       register_op::OpDefBuilderWrapper("RegistryTestWrapperV2").Output("y: float");
   register_op::OpDefBuilderWrapper<true> wrapper("RegistryTestWrapperV2Unused");
   wrapper.builder().Output("y: int32");  // TensorFlow's mutable builder()

@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/tensor/tensor_shape.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 
 namespace opkit {
 namespace {

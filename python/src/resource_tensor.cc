@@ -4,6 +4,7 @@
 // from VarHandleOp reaches ReadVariableOp unchanged.
 #include "common.h"
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -80,7 +81,11 @@ PyTypeObject* g_type = nullptr;
 
 PyTypeObject* InitResourceTensorType() {
   static PyTypeObject type = [] {
-    PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+    // Zero-filled, then the fields this type sets (a brace initializer
+    // naming only the header trips -Wmissing-field-initializers).
+    PyTypeObject t;
+    std::memset(&t, 0, sizeof(t));
+    Py_SET_REFCNT(&t, 1);
     t.tp_name = "opkit.ResourceTensor";
     t.tp_basicsize = sizeof(ResourceTensorObject);
     t.tp_flags = Py_TPFLAGS_DEFAULT;

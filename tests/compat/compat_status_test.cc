@@ -31,7 +31,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/runtime/eager_context.h"
-#include "opkit/testing/shape_inference_testutil.h"
+#include "opkit/shape/shape_inference_testutil.h"
 #include "opkit/testing/status_matchers.h"
 
 using ::opkit::testing::IsOk;
