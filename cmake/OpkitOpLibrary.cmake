@@ -30,7 +30,9 @@ function(opkit_add_op_library name)
     CXX_STANDARD_REQUIRED ON
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
-  target_link_options(${name} PRIVATE "LINKER:--no-undefined")
+  # --as-needed: opkit::compat offers the abseil libraries TensorFlow code
+  # may use; a library records (and loads) only those it does use.
+  target_link_options(${name} PRIVATE "LINKER:--no-undefined" "LINKER:--as-needed")
   # Without unique symbols dlclose() can really unmap the library, so a
   # rebuilt library loads fresh (GCC marks inline statics "unique", which
   # pins a library in memory for good).
