@@ -708,7 +708,15 @@ Status ReadTfjsGraphModel(const std::string& model_json_path,
                           GraphDef* graph_def, TfjsSignature* signature) {
   std::error_code ec;
   std::filesystem::path path(model_json_path);
-  if (std::filesystem::is_directory(path, ec)) path /= kModelJson;
+  if (std::filesystem::is_directory(path, ec)) {
+    path /= kModelJson;
+    if (!FileExists(path.string())) {
+      return errors::NotFound(
+          "'", model_json_path, "' is a folder without a ", kModelJson,
+          "; give a GraphDef file (.pb, .pbtxt) or a TensorFlow.js graph "
+          "model (its model.json or the folder holding it)");
+    }
+  }
   std::string text;
   OPKIT_RETURN_IF_ERROR(ReadFileToString(path.string(), &text));
   return ParseTfjsGraphModel(text, path.parent_path().string(), path.string(),

@@ -569,7 +569,7 @@ TEST_F(TfjsModelTest, PreluWithWrongInputs) {
 TEST_F(TfjsModelTest, MissingModelJsonInFolder) {
   GraphDef def;
   EXPECT_THAT(ReadGraphDefFromFile(dir_, &def),
-              StatusIs(error::NOT_FOUND, HasSubstr("model.json")));
+              StatusIs(error::NOT_FOUND, HasSubstr("is a folder without a model.json")));
 }
 
 TEST(TfjsModelJsonDetection, LeadingBraceMeansJson) {
