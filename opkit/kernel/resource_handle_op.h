@@ -65,8 +65,9 @@ ResourceHandle MakeResourceHandle(
     const std::vector<DtypeAndPartialTensorShape>& dtypes_and_shapes = {});
 
 // A handle in the container of the current step ("__per_step_<step id>").
-// opkit does not clean that container up after the step: delete the resource
-// (DeleteResource) when done with it.
+// The executor removes that container when the step ends (Executor::Run), so
+// the resource lives for one graph run; an eager call is a step of its own
+// whose container is not removed: delete the resource (DeleteResource) there.
 template <typename T>
 ResourceHandle MakePerStepResourceHandle(OpKernelContext* ctx,
                                          const std::string& name);

@@ -15,11 +15,13 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
+#include "opkit/core/str_util.h"
 #include "opkit/core/threadpool.h"
 #include "opkit/device/device.h"
 #include "opkit/graph/graph.h"
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/node_def_util.h"
+#include "opkit/resource/resource_mgr.h"
 #include "opkit/runtime/internal/executor_impl.h"
 #include "opkit/runtime/kernel_cache.h"
 
@@ -416,8 +418,19 @@ Status Executor::Run(const ExecutorRunArgs& args,
   }
   OPKIT_ASSIGN_OR_RETURN(std::shared_ptr<internal::executor::KernelSet> kernels,
                          impl_->CurrentKernels());
-  internal::executor::Step step(impl_.get(), std::move(kernels), args);
-  return step.Run(feeds, outputs);
+  Status s;
+  {
+    internal::executor::Step step(impl_.get(), std::move(kernels), args);
+    s = step.Run(feeds, outputs);
+  }
+  // Resources made for this step only (TensorArrays, anything under
+  // MakePerStepResourceHandle) go with it, as TensorFlow's step container.
+  const std::string step_container = StrCat("__per_step_", args.step_id);
+  for (Device* device : impl_->devices) {
+    ResourceMgr* rm = device != nullptr ? device->resource_manager() : nullptr;
+    if (rm != nullptr) rm->Cleanup(step_container).IgnoreError();
+  }
+  return s;
 }
 
 }  // namespace opkit

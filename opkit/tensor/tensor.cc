@@ -18,8 +18,8 @@
 namespace opkit {
 namespace internal {
 
-// One allocation. For DT_STRING (DT_RESOURCE) it owns `num_elements`
-// constructed strings (handles), destroyed before the memory goes back to the
+// One allocation. For DT_STRING (DT_RESOURCE, DT_VARIANT) it owns
+// `num_elements` constructed strings (handles, variants), destroyed before the memory goes back to the
 // allocator.
 class TensorBuffer {
  public:
@@ -39,6 +39,9 @@ class TensorBuffer {
     } else if (dtype_ == DT_RESOURCE) {
       ResourceHandle* handles = reinterpret_cast<ResourceHandle*>(data_);
       for (int64_t i = 0; i < num_elements_; ++i) handles[i].~ResourceHandle();
+    } else if (dtype_ == DT_VARIANT) {
+      Variant* values = reinterpret_cast<Variant*>(data_);
+      for (int64_t i = 0; i < num_elements_; ++i) values[i].~Variant();
     }
     allocator_->DeallocateRaw(data_);
   }
@@ -64,10 +67,6 @@ Status UnsupportedDtype(DataType dtype) {
         "Cannot allocate a tensor of ref dtype ", DataTypeString(dtype),
         "; tensors hold base types (use ", DataTypeString(RemoveRefType(dtype)),
         ")");
-  }
-  if (dtype == DT_VARIANT) {
-    return errors::InvalidArgument("Tensors of dtype ", DataTypeString(dtype),
-                                   " are not supported by opkit yet");
   }
   return errors::InvalidArgument("Cannot allocate a tensor of dtype ",
                                  DataTypeString(dtype));
@@ -116,6 +115,9 @@ Status AllocateBuffer(Allocator* a, DataType dtype, const TensorShape& shape,
   } else if (dtype == DT_RESOURCE) {
     ResourceHandle* handles = reinterpret_cast<ResourceHandle*>(data);
     for (int64_t i = 0; i < n; ++i) new (&handles[i]) ResourceHandle();
+  } else if (dtype == DT_VARIANT) {
+    Variant* values = reinterpret_cast<Variant*>(data);
+    for (int64_t i = 0; i < n; ++i) new (&values[i]) Variant();
   }
   *out = std::make_shared<TensorBuffer>(a, data, bytes, dtype, n);
   return Status();
@@ -494,6 +496,10 @@ Status DeepCopy(const Tensor& src, Tensor* out, Allocator* a) {
       const ResourceHandle* from =
           static_cast<const ResourceHandle*>(src.data());
       ResourceHandle* to = static_cast<ResourceHandle*>(copy.data());
+      std::copy(from, from + src.NumElements(), to);
+    } else if (src.dtype() == DT_VARIANT) {
+      const Variant* from = static_cast<const Variant*>(src.data());
+      Variant* to = static_cast<Variant*>(copy.data());
       std::copy(from, from + src.NumElements(), to);
     } else {
       std::memcpy(copy.data(), src.data(), src.TotalBytes());

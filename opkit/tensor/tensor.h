@@ -33,6 +33,7 @@
 #include "opkit/tensor/allocator.h"
 #include "opkit/tensor/tensor_shape.h"
 #include "opkit/tensor/types.h"
+#include "opkit/tensor/variant.h"
 #include "opkit/tensor.pb.h"
 #include "opkit/core/eigen.h"
 

@@ -11,6 +11,7 @@
 #include "absl/strings/escaping.h"
 #include "opkit/core/str_util.h"
 #include "opkit/tensor/resource_handle.h"
+#include "opkit/tensor/variant.h"
 #include "opkit/tensor/tensor.h"
 
 namespace opkit {
@@ -201,6 +202,11 @@ std::string Tensor::SummarizeValue(int64_t max_entries, bool print_v2) const {
     case DT_RESOURCE:
       print = [p = base<const ResourceHandle>()](int64_t i) {
         return p[i].SummarizeValue();
+      };
+      break;
+    case DT_VARIANT:
+      print = [p = base<const Variant>()](int64_t i) {
+        return p[i].DebugString();
       };
       break;
     default: {

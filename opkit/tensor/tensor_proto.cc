@@ -283,6 +283,14 @@ Status Tensor::BuildFromProto(const TensorProto& proto, Tensor* out,
     return errors::InvalidArgument("Invalid TensorProto: ",
                                    UnsupportedDtype(dtype).message());
   }
+  if (dtype == DT_VARIANT) {
+    // Variant values are C++ objects made by kernels (a TensorList, ...);
+    // TensorFlow's serialised variants (variant_val) are not read.
+    return errors::InvalidArgument(
+        "Invalid TensorProto: variant tensors cannot be read from a "
+        "TensorProto in opkit; build the value with the ops that make it "
+        "(e.g. TensorListReserve, TensorListFromTensor)");
+  }
   TensorShape shape;
   Status shape_status = TensorShape::FromProto(proto.tensor_shape(), &shape);
   if (!shape_status.ok()) {

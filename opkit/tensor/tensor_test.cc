@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/tensor/resource_handle.h"
+#include "opkit/tensor/variant.h"
 #include "opkit/tensor/testing/tensor_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -85,11 +87,36 @@ TEST(TensorTest, AllocateRejectsDtypesWithoutStorage) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("INVALID")));
   EXPECT_THAT(Tensor::Allocate(DT_FLOAT_REF, TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("ref dtype float_ref")));
-  EXPECT_THAT(Tensor::Allocate(DT_VARIANT, TensorShape({2}), &t),
-              StatusIs(error::INVALID_ARGUMENT, HasSubstr("not supported")));
   EXPECT_THAT(Tensor::Allocate(static_cast<DataType>(55), TensorShape({2}), &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("unknown dtype enum (55)")));
   EXPECT_FALSE(t.IsInitialized()) << "unchanged on error";
+}
+
+// A variant element holds any copyable value; copies of the tensor share the
+// buffer, DeepCopy copies the values, and the values are destroyed with the
+// buffer.
+TEST(TensorTest, VariantTensorsHoldValues) {
+  struct Counted {
+    std::shared_ptr<int> alive;
+    std::string TypeName() const { return "Counted"; }
+    std::string DebugString() const { return "Counted(" + std::to_string(*alive) + ")"; }
+  };
+  auto alive = std::make_shared<int>(7);
+  {
+    Tensor t;
+    ASSERT_THAT(Tensor::Allocate(DT_VARIANT, TensorShape({2}), &t), IsOk());
+    EXPECT_TRUE(t.flat<Variant>()(0).is_empty());
+    t.flat<Variant>()(1) = Counted{alive};
+    EXPECT_EQ(alive.use_count(), 2);
+    EXPECT_EQ(t.flat<Variant>()(1).TypeName(), "Counted");
+    EXPECT_EQ(t.flat<Variant>()(1).get<int>(), nullptr) << "wrong type";
+    ASSERT_NE(t.flat<Variant>()(1).get<Counted>(), nullptr);
+
+    Tensor copy = DeepCopy(t);
+    EXPECT_EQ(alive.use_count(), 3) << "DeepCopy copies the value";
+    EXPECT_THAT(copy.DebugString(), HasSubstr("Counted(7)"));
+  }
+  EXPECT_EQ(alive.use_count(), 1) << "the buffers destroyed their values";
 }
 
 TEST(TensorTest, AllocationFailureIsResourceExhausted) {

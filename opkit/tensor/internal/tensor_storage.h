@@ -10,16 +10,18 @@
 #include "opkit/tensor/numeric_types.h"
 #include "opkit/tensor/resource_handle.h"
 #include "opkit/tensor/types.h"
+#include "opkit/tensor/variant.h"
 
 namespace opkit {
 namespace internal {
 
 // Bytes per element in a tensor buffer; 0 when `dtype` has no storage here.
-// DT_STRING and DT_RESOURCE elements are C++ objects (tstring,
-// ResourceHandle), constructed and destroyed with the buffer.
+// DT_STRING, DT_RESOURCE and DT_VARIANT elements are C++ objects (tstring,
+// ResourceHandle, Variant), constructed and destroyed with the buffer.
 inline size_t ElementSize(DataType dtype) {
   if (dtype == DT_STRING) return sizeof(tstring);
   if (dtype == DT_RESOURCE) return sizeof(ResourceHandle);
+  if (dtype == DT_VARIANT) return sizeof(Variant);
   return static_cast<size_t>(DataTypeSize(dtype));
 }
 
