@@ -66,8 +66,10 @@ class GatherNdOp : public OpKernel {
     for (int64_t d = nd - 2; d >= 0; --d) {
       strides[d] = strides[d + 1] * params.dim_size(static_cast<int>(d + 1));
     }
-    std::vector<int64_t> offsets(num_slices, 0);
-    for (int64_t i = 0; i < num_slices; ++i) {
+    // With nd == 0 every slice is all of params (offset 0), and indices,
+    // being empty, does not bound num_slices: keep no per-slice table then.
+    std::vector<int64_t> offsets(nd > 0 ? num_slices : 0, 0);
+    for (int64_t i = 0; i < static_cast<int64_t>(offsets.size()); ++i) {
       const int64_t* row = indices.data() + i * nd;
       int64_t offset = 0;
       bool ok = true;
@@ -98,7 +100,8 @@ class GatherNdOp : public OpKernel {
     Shard(ctx, num_slices, static_cast<double>(slice_size) + 10,
           [&](int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
-              internal::CopyElements(params, offsets[i], out, i * slice_size, slice_size);
+              const int64_t offset = nd > 0 ? offsets[i] : 0;
+              internal::CopyElements(params, offset, out, i * slice_size, slice_size);
             }
           });
   }

@@ -217,24 +217,24 @@ class NonMaxSuppressionOp : public OpKernel {
     std::vector<float> selected_scores;
     Suppress(in, boxes, scores, &selected, &selected_scores);
     const int32 num_valid = static_cast<int32>(selected.size());
-    if (pad_) {
-      selected.resize(in.max_output_size, 0);
-      selected_scores.resize(in.max_output_size, 0.0f);
-    }
-    const int64_t n = static_cast<int64_t>(selected.size());
+    // Padding zeros go straight into the outputs: a huge max_output_size is
+    // then a failed allocation (a Status), not a failed vector resize.
+    const int64_t n = pad_ ? in.max_output_size : num_valid;
     Tensor* indices = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n}), &indices));
-    std::copy(selected.begin(), selected.end(), indices->flat<int32>().data());
+    auto out_indices = indices->flat<int32>();
+    for (int64_t i = 0; i < n; ++i) out_indices(i) = i < num_valid ? selected[i] : 0;
     int valid_output = 1;
     if constexpr (kVersion == NmsVersion::kV5) {
       Tensor* out_scores = nullptr;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n}), &out_scores));
-      if (out_scores->dtype() == DT_HALF) {
-        auto f = out_scores->flat<half>();
-        for (int64_t i = 0; i < n; ++i) f(i) = static_cast<half>(selected_scores[i]);
-      } else {
-        std::copy(selected_scores.begin(), selected_scores.end(),
-                  out_scores->flat<float>().data());
+      for (int64_t i = 0; i < n; ++i) {
+        const float score = i < num_valid ? selected_scores[i] : 0.0f;
+        if (out_scores->dtype() == DT_HALF) {
+          out_scores->flat<half>()(i) = static_cast<half>(score);
+        } else {
+          out_scores->flat<float>()(i) = score;
+        }
       }
       valid_output = 2;
     }
