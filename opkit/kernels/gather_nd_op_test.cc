@@ -79,7 +79,8 @@ TEST_F(GatherNdTest, BadIndicesAreRejected) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("params must be at least a vector")));
   EXPECT_THAT(Run("GatherNd", {params, AsTensor<int32>({0}, TensorShape({}))}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("indices must be at least a vector")));
-  EXPECT_THAT(Run("GatherNd", {Iota(TensorShape({0, 2})), AsTensor<int32>({0}, TensorShape({1, 1}))}),
+  EXPECT_THAT(Run("GatherNd",
+                  {Iota(TensorShape({0, 2})), AsTensor<int32>({0}, TensorShape({1, 1}))}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("params is empty")));
 }
 

@@ -147,7 +147,8 @@ TEST_F(NmsTest, BadInputsAreRejected) {
                        HasSubstr("scores has incompatible shape (Dimensions must be equal, "
                                  "but are 6 and 2)")));
   EXPECT_THAT(Run("NonMaxSuppressionV5", {boxes, Scores(), I(3), F(0.5f), F(0.0f), F(-1.0f)}),
-              StatusIs(error::INVALID_ARGUMENT, HasSubstr("soft_nms_sigma_val must be non-negative")));
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("soft_nms_sigma_val must be non-negative")));
 }
 
 }  // namespace
