@@ -1,4 +1,5 @@
-// Sub, Mul, Div, RealDiv, FloorDiv, Maximum, Minimum, Pow, SquaredDifference.
+// Sub, Mul, Div, RealDiv, FloorDiv, FloorMod, Maximum, Minimum, Pow,
+// SquaredDifference, Atan2.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -206,6 +207,57 @@ TEST_F(BinaryOpsTest, UnsupportedTypesAreRejected) {
                                      AsTensor<bool>({true}, TensorShape({1}))},
                          &out)
                    .ok());
+}
+
+// Expected values from numpy: np.mod (Python's %, the divisor's sign) and
+// np.arctan2 on the same inputs.
+TEST_F(BinaryOpsTest, FloorModTakesTheDivisorsSign) {
+  EXPECT_THAT(Values<int32>(Run("FloorMod", I({-7, 7, -7, 7, 0, -1}, TensorShape({6})),
+                                I({3, -3, -3, 3, 5, 4}, TensorShape({6})))),
+              ElementsAre(2, -2, -1, 1, 0, 3));
+  EXPECT_THAT(Values<float>(Run("FloorMod", F({-7.5, 7.5, -7.5, 5, 1}, TensorShape({5})),
+                                F({2, -2, -2, 2.5, 3}, TensorShape({5})))),
+              ElementsAre(0.5, -0.5, -1.5, 0, 1));
+  // INT_MIN % -1 would trap on x86; Python gives 0. Broadcast scalar divisor.
+  const int64 kMin = std::numeric_limits<int64>::min();
+  EXPECT_THAT(Values<int64>(Run("FloorMod", AsTensor<int64>({kMin, kMin + 1, 5}),
+                                AsTensor<int64>({-1}, TensorShape({})))),
+              ElementsAre(0, 0, 0));
+  EXPECT_THAT(Values<int64>(Run("FloorMod", AsTensor<int64>({kMin, -5}),
+                                AsTensor<int64>({3}, TensorShape({})))),
+              ElementsAre(1, 1));
+  // A [2,1] by [3] broadcast.
+  EXPECT_THAT(Values<int32>(Run("FloorMod", I({-4, 9}, TensorShape({2, 1})),
+                                I({2, 4, -5}, TensorShape({3})))),
+              ElementsAre(0, 0, -4, 1, 1, -1));
+  // Floating-point division by zero is NaN, as fmod gives.
+  EXPECT_TRUE(std::isnan(Values<float>(Run("FloorMod", F({1}, TensorShape({1})),
+                                           F({0}, TensorShape({1}))))[0]));
+  const Tensor h = Run("FloorMod", AsTensor<half>({half(-7.0f)}, TensorShape({1})),
+                       AsTensor<half>({half(3.0f)}, TensorShape({1})));
+  EXPECT_EQ(static_cast<float>(Values<half>(h)[0]), 2.0f);
+}
+
+TEST_F(BinaryOpsTest, FloorModIntegerDivisionByZeroIsAnError) {
+  EXPECT_THAT(RunStatus("FloorMod", I({1, 2}, TensorShape({2})), I({1, 0}, TensorShape({2}))),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("Integer division by zero")));
+  EXPECT_THAT(RunStatus("FloorMod", I({1, 2}, TensorShape({2})), I({1, 2, 3}, TensorShape({3}))),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("Incompatible shapes")));
+}
+
+TEST_F(BinaryOpsTest, Atan2TakesYFirst) {
+  const Tensor z = Run("Atan2", F({1, 1, -1, 0, -1}, TensorShape({5})),
+                       F({1, -1, -1, -1, 0}, TensorShape({5})));
+  EXPECT_THAT(Values<float>(z), ElementsAre(::testing::FloatNear(0.7853982f, 1e-6f),
+                                            ::testing::FloatNear(2.3561945f, 1e-6f),
+                                            ::testing::FloatNear(-2.3561945f, 1e-6f),
+                                            ::testing::FloatNear(3.1415927f, 1e-6f),
+                                            ::testing::FloatNear(-1.5707964f, 1e-6f)));
+  const Tensor d = Run("Atan2", AsTensor<double>({1.0}, TensorShape({1})),
+                       AsTensor<double>({2.0, 1.0}, TensorShape({2})));
+  EXPECT_THAT(Values<double>(d), ElementsAre(::testing::DoubleNear(0.4636476090008061, 1e-15),
+                                             ::testing::DoubleNear(0.7853981633974483, 1e-15)));
+  EXPECT_FALSE(RunStatus("Atan2", I({1}, TensorShape({1})), I({1}, TensorShape({1}))).ok());
 }
 
 }  // namespace

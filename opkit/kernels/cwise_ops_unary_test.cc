@@ -1,4 +1,5 @@
-// Neg, Abs, Square, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, LogicalNot.
+// Neg, Abs, Square, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Sin, Cos, Floor,
+// Ceil, Round, Reciprocal, LogicalNot.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -148,6 +149,54 @@ TEST_F(UnaryOpsTest, TypesOutsideTheOpAreRejected) {
   EXPECT_THAT(ctx_->Run("Sqrt", {AsTensor<int32>({4}, TensorShape({1}))}, &out),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
   EXPECT_FALSE(ctx_->Run("LogicalNot", {AsTensor<float>({1}, TensorShape({1}))}, &out).ok());
+}
+
+// Expected values from numpy (np.round rounds halves to even, as
+// TensorFlow's Round does; np.sin / np.cos on float32).
+TEST_F(UnaryOpsTest, RoundingOps) {
+  const Tensor x = AsTensor<float>({0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4, -2.6});
+  EXPECT_THAT(Values<float>(Run("Round", x)), ElementsAre(0, 2, 2, -0.0f, -2, -2, 2, -3));
+  EXPECT_THAT(Values<float>(Run("Floor", x)), ElementsAre(0, 1, 2, -1, -2, -3, 2, -3));
+  EXPECT_THAT(Values<float>(Run("Ceil", x)), ElementsAre(1, 2, 3, -0.0f, -1, -2, 3, -2));
+  EXPECT_THAT(Values<double>(Run("Round", AsTensor<double>({3.5, 4.5, -7.5}))),
+              ElementsAre(4, 4, -8));
+  EXPECT_THAT(Values<int32>(Run("Round", AsTensor<int32>({-3, 7}))), ElementsAre(-3, 7));
+  EXPECT_EQ(static_cast<float>(
+                Values<half>(Run("Round", AsTensor<half>({half(2.5f)}, TensorShape({1}))))[0]),
+            2.0f);
+  EXPECT_EQ(static_cast<float>(Values<bfloat16>(
+                Run("Floor", AsTensor<bfloat16>({bfloat16(-1.5f)}, TensorShape({1}))))[0]),
+            -2.0f);
+  // A large input goes through the pool and the vectorised path.
+  const int64_t n = 1 << 17;
+  Tensor big(DT_FLOAT, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) big.flat<float>()(i) = static_cast<float>(i % 9) * 0.5f - 2;
+  const Tensor r = Run("Round", big);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(r.flat<float>()(i), std::nearbyint(big.flat<float>()(i))) << i;
+  }
+}
+
+TEST_F(UnaryOpsTest, TrigonometryAndReciprocal) {
+  const Tensor x = AsTensor<float>({0, 0.5, 1, -2});
+  EXPECT_THAT(Values<float>(Run("Sin", x)),
+              ElementsAre(0, FloatNear(0.47942555f, 1e-6f), FloatNear(0.841471f, 1e-6f),
+                          FloatNear(-0.9092974f, 1e-6f)));
+  EXPECT_THAT(Values<float>(Run("Cos", x)),
+              ElementsAre(1, FloatNear(0.87758255f, 1e-6f), FloatNear(0.5403023f, 1e-6f),
+                          FloatNear(-0.4161468f, 1e-6f)));
+  EXPECT_THAT(Values<double>(Run("Sin", AsTensor<double>({1.0}))), ElementsAre(std::sin(1.0)));
+  EXPECT_THAT(Values<float>(Run("Reciprocal", AsTensor<float>({2, -0.25, 0}))),
+              ElementsAre(0.5, -4, std::numeric_limits<float>::infinity()));
+  EXPECT_EQ(static_cast<float>(Values<half>(
+                Run("Cos", AsTensor<half>({half(0.0f)}, TensorShape({1}))))[0]),
+            1.0f);
+  for (const char* op : {"Sin", "Cos", "Floor", "Ceil", "Round", "Reciprocal"}) {
+    EXPECT_EQ(Run(op, Tensor(DT_FLOAT, TensorShape({0, 3}))).NumElements(), 0) << op;
+  }
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("Floor", {AsTensor<int32>({4})}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
 }
 
 }  // namespace

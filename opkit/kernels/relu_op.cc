@@ -1,7 +1,7 @@
-// Relu, Relu6 and Elu on CPU: element-wise Eigen expressions over the
-// flattened input, any shape (empty included). Registered for the types
+// Relu, Relu6, Elu and LeakyRelu on CPU: element-wise Eigen expressions over
+// the flattened input, any shape (empty included). Registered for the types
 // TensorFlow's CPU kernels take: every real number type for Relu and Relu6,
-// half/bfloat16/float/double for Elu. NaN stays NaN.
+// half/bfloat16/float/double for Elu and LeakyRelu. NaN stays NaN.
 #include <type_traits>
 
 #include "opkit/kernel/op_kernel.h"
@@ -65,6 +65,37 @@ class UnaryActivationOp : public OpKernel {
   }
 };
 
+// x for x > 0, alpha * x otherwise. alpha may be anything (> 1 or negative
+// too), so this is a select, not max(x, alpha * x).
+template <typename T>
+class LeakyReluOp : public OpKernel {
+ public:
+  explicit LeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0,
+                                                              in.shape(), &out));
+    const int64_t n = in.NumElements();
+    if (n == 0) return;
+    auto x = in.flat<T>();
+    auto y = out->flat<T>();
+    const T alpha = static_cast<T>(alpha_);
+    auto expr = (x > x.constant(T(0))).select(x, x * x.constant(alpha));
+    if (n <= kInlineElements) {
+      y = expr;
+    } else {
+      y.device(ctx->eigen_device<Eigen::ThreadPoolDevice>()) = expr;
+    }
+  }
+
+ private:
+  float alpha_ = 0.2f;
+};
+
 #define OPKIT_REGISTER_RELU(T)                                          \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("Relu").Device(DEVICE_CPU).TypeConstraint<T>("T"),           \
@@ -78,7 +109,10 @@ TF_CALL_REAL_NUMBER_TYPES(OPKIT_REGISTER_RELU)
 #define OPKIT_REGISTER_ELU(T)                                           \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("Elu").Device(DEVICE_CPU).TypeConstraint<T>("T"),            \
-      UnaryActivationOp<T, EluFunctor<T>>);
+      UnaryActivationOp<T, EluFunctor<T>>);                            \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("LeakyRelu").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+      LeakyReluOp<T>);
 TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_ELU)
 #undef OPKIT_REGISTER_ELU
 

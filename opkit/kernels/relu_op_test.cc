@@ -1,4 +1,4 @@
-// Relu, Relu6 and Elu kernels, run through EagerContext.
+// Relu, Relu6, Elu and LeakyRelu kernels, run through EagerContext.
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -153,6 +153,33 @@ TEST_F(ActivationTest, TypeOutsideTheOpIsRejected) {
   EXPECT_THAT(ctx_->Run("Relu", {Tensor(DT_BOOL, TensorShape({2}))}, &out),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("bool")));
   EXPECT_THAT(ctx_->Run("Elu", {Tensor(DT_INT32, TensorShape({2}))}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
+}
+
+// LeakyRelu: x for x > 0, alpha * x otherwise (alpha defaults to 0.2).
+TEST_F(ActivationTest, LeakyRelu) {
+  Tensor in = test::AsTensor<float>({-2.f, -0.5f, 0.f, 0.5f, 3.f, 7.f}, TensorShape({2, 3}));
+  EXPECT_THAT(Run<float>("LeakyRelu", in),
+              ::testing::ElementsAre(-0.4f, -0.1f, 0, 0.5, 3, 7));
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("LeakyRelu", {in}, {{"alpha", test::Attr(1.5f)}}, &out), IsOk());
+  EXPECT_THAT(test::Values<float>(out[0]), ::testing::ElementsAre(-3, -0.75, 0, 0.5, 3, 7));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  ASSERT_THAT(ctx_->Run("LeakyRelu", {test::AsTensor<float>({nan})}, &out), IsOk());
+  EXPECT_TRUE(std::isnan(test::Values<float>(out[0])[0]));
+  EXPECT_THAT(Run<double>("LeakyRelu", test::AsTensor<double>({-1.0, 1.0})),
+              ::testing::ElementsAre(::testing::DoubleNear(-0.2, 1e-7), 1));
+  EXPECT_THAT(Run<half>("LeakyRelu", test::AsTensor<half>({half(-4.0f)})),
+              ::testing::ElementsAre(::testing::DoubleNear(-0.8, 1e-3)));
+  EXPECT_TRUE(Run<float>("LeakyRelu", Tensor(DT_FLOAT, TensorShape({0, 2}))).empty());
+  // A large input runs on the pool.
+  Tensor big(DT_FLOAT, TensorShape({100000}));
+  for (int64_t i = 0; i < big.NumElements(); ++i) big.flat<float>()(i) = (i % 2) ? 1.f : -1.f;
+  const std::vector<double> y = Run<float>("LeakyRelu", big);
+  ASSERT_EQ(y.size(), 100000u);
+  EXPECT_NEAR(y[99998], -0.2, 1e-6);
+  EXPECT_EQ(y[99999], 1.0);
+  EXPECT_THAT(ctx_->Run("LeakyRelu", {test::AsTensor<int32>({1})}, &out),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
 }
 

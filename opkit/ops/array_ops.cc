@@ -1,6 +1,6 @@
 // Built-in array ops that make or pass on a tensor: Const, Placeholder*,
-// Identity*, StopGradient, Shape/Size/Rank, Fill, ZerosLike/OnesLike, Range
-// and OneHot. OpDefs are TensorFlow's for the same names
+// Identity*, StopGradient, Shape/Size/Rank, Fill, ZerosLike/OnesLike, Range,
+// OneHot, GatherNd, BroadcastTo and Where. OpDefs are TensorFlow's for the same names
 // (ops_conformance_test checks them against TensorFlow's ops.pbtxt); the
 // shape functions follow TensorFlow's behaviour and error texts but never
 // abort on what a graph supplies.
@@ -198,6 +198,44 @@ Status OneHotShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// BroadcastTo: the shape is the `shape` input's value. Known input
+// dimensions larger than 1 must equal the output dimension they align with
+// (from the right); the input may not have more dimensions than the output.
+Status BroadcastToShape(InferenceContext* c) {
+  ShapeHandle shape_in;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &shape_in));
+  ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(1, &out));
+  ShapeHandle in = c->input(0);
+  if (!c->RankKnown(out) || !c->RankKnown(in)) {
+    c->set_output(0, out);
+    return OkStatus();
+  }
+  const int32_t out_rank = c->Rank(out);
+  OPKIT_RETURN_IF_ERROR(c->WithRankAtMost(in, out_rank, &in));
+  const int32_t in_rank = c->Rank(in);
+  for (int32_t i = 1; i <= in_rank; ++i) {
+    DimensionHandle in_dim = c->Dim(in, in_rank - i);
+    if (c->Value(in_dim) > 1) {
+      DimensionHandle out_dim = c->Dim(out, out_rank - i);
+      OPKIT_RETURN_IF_ERROR(c->Merge(in_dim, out_dim, &out_dim));
+      OPKIT_RETURN_IF_ERROR(c->ReplaceDim(out, out_rank - i, out_dim, &out));
+    }
+  }
+  c->set_output(0, out);
+  return OkStatus();
+}
+
+// Where: one row of coordinates per true element, as many columns as the
+// input has dimensions (unknown when the rank is).
+Status WhereShape(InferenceContext* c) {
+  const ShapeHandle in = c->input(0);
+  const DimensionHandle cols =
+      c->RankKnown(in) ? c->MakeDim(c->Rank(in)) : c->UnknownDim();
+  c->set_output(0, c->Matrix(c->UnknownDim(), cols));
+  return OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("Const")
@@ -278,6 +316,28 @@ REGISTER_OP("OnesLike")
         "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, "
         "int64, complex64, complex128, bool}")
     .SetShapeFn(shape_inference::UnchangedShape);
+
+REGISTER_OP("GatherNd")
+    .Input("params: Tparams")
+    .Input("indices: Tindices")
+    .Output("output: Tparams")
+    .Attr("Tparams: type")
+    .Attr("Tindices: {int32,int64}")
+    .SetShapeFn(shape_inference::GatherNdShape);
+
+REGISTER_OP("BroadcastTo")
+    .Input("input: T")
+    .Input("shape: Tidx")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(BroadcastToShape);
+
+REGISTER_OP("Where")
+    .Input("input: T")
+    .Attr("T: {numbertype, bool} = DT_BOOL")
+    .Output("index: int64")
+    .SetShapeFn(WhereShape);
 
 REGISTER_OP("Range")
     .Input("start: Tidx")

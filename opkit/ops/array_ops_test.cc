@@ -324,5 +324,37 @@ TEST(ArrayOpsShapeTest, Pad) {
   INFER_ERROR("Paddings must be non-negative", op, "[2,3];[2,2]");
 }
 
+TEST(ArrayOpsShapeTest, GatherNd) {
+  ShapeInferenceTestOp op("GatherNd");
+  INFER_OK(op, "[4,5,6];[2,3,2]", "[d1_0,d1_1,d0_2]");
+  INFER_OK(op, "[4,5];[3,0]", "[d1_0,d0_0,d0_1]");
+  INFER_OK(op, "?;[3,2]", "?");
+  INFER_ERROR("indices.shape[-1] must be <= params.rank", op, "[4,5];[2,3]");
+}
+
+TEST(ArrayOpsShapeTest, BroadcastTo) {
+  ShapeInferenceTestOp op("BroadcastTo");
+  INFER_OK(op, "[3];[2]", "[?,d0_0]");
+  Tensor shape = Vec<int32>({2, 3});
+  op.input_tensors = {nullptr, &shape};
+  // An input dimension > 1 merges with the output's (and so is the input's).
+  INFER_OK(op, "[3];[2]", "[2,d0_0]");
+  INFER_OK(op, "[1,3];[2]", "[2,d0_1]");
+  INFER_OK(op, "?;[2]", "[2,3]");
+  INFER_ERROR("Dimensions must be equal, but are 4 and 3", op, "[4];[2]");
+  INFER_ERROR("must be at most rank 2", op, "[1,1,3];[2]");
+  INFER_ERROR("must be rank 1", op, "[3];[]");
+  Tensor wide = Vec<int64_t>({5, 1, 3});
+  op.input_tensors = {nullptr, &wide};
+  INFER_OK(op, "[1,?,3];[3]", "[5,1,d0_2]");
+}
+
+TEST(ArrayOpsShapeTest, Where) {
+  ShapeInferenceTestOp op("Where");
+  INFER_OK(op, "?", "[?,?]");
+  INFER_OK(op, "[]", "[?,0]");
+  INFER_OK(op, "[2,?,4]", "[?,3]");
+}
+
 }  // namespace
 }  // namespace opkit

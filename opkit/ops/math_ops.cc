@@ -294,6 +294,21 @@ REGISTER_OP("Pow")
           "complex64, complex128}")
     .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
 
+REGISTER_OP("FloorMod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, "
+          "bfloat16, half, float, double}")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Atan2")
+    .Input("y: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_inference::BroadcastBinaryOpShapeFn);
+
 // --- Element-wise unary ----------------------------------------------------
 
 REGISTER_OP("Abs")
@@ -326,6 +341,23 @@ OPKIT_UNARY_COMPLEX_OP("Exp");
 OPKIT_UNARY_COMPLEX_OP("Log");
 OPKIT_UNARY_COMPLEX_OP("Tanh");
 OPKIT_UNARY_COMPLEX_OP("Sigmoid");
+OPKIT_UNARY_COMPLEX_OP("Sin");
+OPKIT_UNARY_COMPLEX_OP("Cos");
+OPKIT_UNARY_OP("Round");
+OPKIT_UNARY_OP("Reciprocal");
+
+// Floor and Ceil take the real floating-point types only.
+REGISTER_OP("Floor")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_inference::UnchangedShape);
+
+REGISTER_OP("Ceil")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_inference::UnchangedShape);
 
 #undef OPKIT_UNARY_OP
 #undef OPKIT_UNARY_COMPLEX_OP

@@ -40,6 +40,27 @@ TEST(MathOpsShapeTest, UnaryOpsKeepTheShape) {
   }
 }
 
+TEST(MathOpsShapeTest, RoundingAndTrigonometryKeepTheShape) {
+  for (const char* name : {"Floor", "Ceil", "Round", "Reciprocal", "Sin", "Cos"}) {
+    SCOPED_TRACE(name);
+    ShapeInferenceTestOp op(name);
+    INFER_OK(op, "?", "in0");
+    INFER_OK(op, "[]", "in0");
+    INFER_OK(op, "[1,?,3]", "in0");
+  }
+}
+
+TEST(MathOpsShapeTest, FloorModAndAtan2Broadcast) {
+  for (const char* name : {"FloorMod", "Atan2"}) {
+    SCOPED_TRACE(name);
+    ShapeInferenceTestOp op(name);
+    INFER_OK(op, "?;?", "?");
+    INFER_OK(op, "[2,1];[3]", "[d0_0,d1_0]");
+    INFER_OK(op, "[];[4,?]", "[d1_0,d1_1]");
+    INFER_ERROR("Dimensions must be equal, but are 2 and 3", op, "[2];[3]");
+  }
+}
+
 TEST(MathOpsShapeTest, CastKeepsTheShape) {
   ShapeInferenceTestOp op("Cast");
   AddNodeAttr("SrcT", DT_FLOAT, &op.node_def);

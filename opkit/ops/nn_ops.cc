@@ -1,7 +1,8 @@
-// Built-in neural-network ops: activations, softmax, bias, convolution,
-// pooling and batch normalisation. OpDefs are TensorFlow's for the same
+// Built-in neural-network ops: activations, softmax, top-k, bias,
+// convolution, pooling and batch normalisation. OpDefs are TensorFlow's for the same
 // names (ops_conformance_test checks them against TensorFlow's ops.pbtxt);
 // the shape functions are opkit's, with TensorFlow's behaviour.
+#include "opkit/core/errors.h"
 #include "opkit/shape/common_shape_fns.h"
 #include "opkit/op/op.h"
 
@@ -12,6 +13,29 @@ namespace {
 // Softmax and LogSoftmax work on the last dimension, so a scalar is refused.
 Status SoftmaxShape(shape_inference::InferenceContext* c) {
   return shape_inference::UnchangedShapeWithRankAtLeast(c, 1);
+}
+
+// TopKV2: the input with its last dimension replaced by k (both outputs).
+// The input must have at least k entries in its last dimension where both
+// are known.
+Status TopKShape(shape_inference::InferenceContext* c) {
+  shape_inference::ShapeHandle input;
+  OPKIT_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &input));
+  shape_inference::ShapeHandle k_shape;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &k_shape));
+  shape_inference::DimensionHandle k;
+  OPKIT_RETURN_IF_ERROR(c->MakeDimForScalarInput(1, &k));
+  const shape_inference::DimensionHandle last = c->Dim(input, -1);
+  if (c->ValueKnown(last) && c->ValueKnown(k) && c->Value(last) < c->Value(k)) {
+    return errors::InvalidArgument("input must have last dimension >= k = ",
+                                   c->Value(k), " but is ", c->Value(last));
+  }
+  shape_inference::ShapeHandle out;
+  OPKIT_RETURN_IF_ERROR(c->Subshape(input, 0, -1, &out));
+  OPKIT_RETURN_IF_ERROR(c->Concatenate(out, c->Vector(k), &out));
+  c->set_output(0, out);
+  c->set_output(1, out);
+  return OkStatus();
 }
 
 }  // namespace
@@ -34,6 +58,13 @@ REGISTER_OP("Elu")
     .Attr("T: {half, bfloat16, float, double}")
     .SetShapeFn(shape_inference::UnchangedShape);
 
+REGISTER_OP("LeakyRelu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = DT_FLOAT")
+    .SetShapeFn(shape_inference::UnchangedShape);
+
 REGISTER_OP("Softmax")
     .Input("logits: T")
     .Output("softmax: T")
@@ -45,6 +76,15 @@ REGISTER_OP("LogSoftmax")
     .Output("logsoftmax: T")
     .Attr("T: {half, bfloat16, float, double}")
     .SetShapeFn(SoftmaxShape);
+
+REGISTER_OP("TopKV2")
+    .Input("input: T")
+    .Input("k: int32")
+    .Output("values: T")
+    .Output("indices: int32")
+    .Attr("sorted: bool = true")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(TopKShape);
 
 REGISTER_OP("BiasAdd")
     .Attr("T: numbertype")

@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
@@ -40,7 +41,7 @@ TEST(NnOpsTest, TypeAttrsAsTensorFlow) {
 }
 
 TEST(NnOpsShapeTest, Activations) {
-  for (const char* name : {"Relu", "Relu6", "Elu"}) {
+  for (const char* name : {"Relu", "Relu6", "Elu", "LeakyRelu"}) {
     ShapeInferenceTestOp op(name);
     INFER_OK(op, "?", "in0");
     INFER_OK(op, "[]", "in0");
@@ -213,6 +214,22 @@ TEST(NnOpsShapeTest, FusedBatchNormV3) {
            "[d0_0,d0_1,d0_2,d0_3,d0_4];[d0_1];[d0_1];[d0_1];[d0_1];?");
   INFER_ERROR("Shape must be rank 5 but is rank 4", ncdhw,
               "[2,3,4,4];[3];[3];[3];[3]");
+}
+
+TEST(NnOpsShapeTest, TopKV2ReplacesTheLastDimension) {
+  ShapeInferenceTestOp op("TopKV2");
+  INFER_OK(op, "[2,5];[]", "[d0_0,?];[d0_0,?]");
+  INFER_OK(op, "?;[]", "?;?");
+  Tensor k(DT_INT32, TensorShape({}));
+  k.scalar<int32>()() = 3;
+  op.input_tensors = {nullptr, &k};
+  INFER_OK(op, "[2,5];[]", "[d0_0,3];[d0_0,3]");
+  INFER_OK(op, "[?];[]", "[3];[3]");
+  INFER_ERROR("input must have last dimension >= k = 3 but is 2", op, "[4,2];[]");
+  INFER_ERROR("Shape must be at least rank 1 but is rank 0", op, "[];[]");
+  INFER_ERROR("Shape must be rank 0 but is rank 1", op, "[5];[1]");
+  k.scalar<int32>()() = -1;
+  INFER_ERROR("must be non-negative", op, "[5];[]");
 }
 
 }  // namespace
