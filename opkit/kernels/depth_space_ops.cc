@@ -29,6 +29,9 @@ class BlockRearrangeOp : public OpKernel {
     OP_REQUIRES(ctx, block >= 2,
                 errors::InvalidArgument("Block size should be > 1, but was: ",
                                         block));
+    OP_REQUIRES(ctx, block <= (int64_t{1} << 31),
+                errors::InvalidArgument("Block size ", block,
+                                        " is too large; the limit is 2^31"));
     block_ = block;
     std::string format;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));

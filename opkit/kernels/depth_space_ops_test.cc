@@ -123,6 +123,8 @@ TEST_F(DepthSpaceTest, BadInputs) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("divisible by: 4")));
   EXPECT_THAT(Block("DepthToSpace", Iota(TensorShape({1, 2, 2, 4})), 1),
               StatusIs(error::INVALID_ARGUMENT));
+  EXPECT_THAT(Block("DepthToSpace", Iota(TensorShape({1, 2, 2, 4})), int64{1} << 40),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("too large")));
   EXPECT_THAT(Block("DepthToSpace", Iota(TensorShape({1, 2, 2, 4})), 2, "NCHW_VECT_C"),
               StatusIs(error::UNIMPLEMENTED));
 }

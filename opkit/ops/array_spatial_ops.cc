@@ -47,6 +47,10 @@ Status BlockShape(InferenceContext* c, bool to_depth) {
   OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), l.rank, &input));
   int64_t block = 0;
   OPKIT_RETURN_IF_ERROR(c->GetAttr("block_size", &block));
+  if (block < 2 || block > (int64_t{1} << 31)) {
+    return errors::InvalidArgument("block_size must be in [2, 2^31], got ",
+                                   block);
+  }
   std::vector<DimensionHandle> dims;
   for (int i = 0; i < l.rank; ++i) dims.push_back(c->Dim(input, i));
   if (to_depth) {
