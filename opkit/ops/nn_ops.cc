@@ -115,6 +115,17 @@ REGISTER_OP("DepthwiseConv2dNative")
     .SetShapeFn(
         shape_inference::DepthwiseConv2DNativeShapeWithExplicitPadding);
 
+REGISTER_OP("Conv3D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: { 'NDHWC', 'NCDHW' } = 'NDHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv3DShape);
+
 REGISTER_OP("AvgPool")
     .Input("value: T")
     .Output("output: T")

@@ -189,6 +189,18 @@ TEST(NnOpsShapeTest, Conv2DBackpropInputAndFilter) {
               "[1,4,4,2];[3];[1,2,2,5]");
 }
 
+TEST(NnOpsShapeTest, Conv3D) {
+  ShapeInferenceTestOp op("Conv3D");
+  AddNodeAttr("padding", "SAME", &op.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 2, 2, 1}, &op.node_def);
+  INFER_OK(op, "[1,3,4,4,2];[2,2,2,2,3]", "[d0_0,d0_1,2,2,d1_4]");
+  INFER_ERROR("Shape must be rank 5 but is rank 4", op, "[1,3,4,4];[2,2,2,2,3]");
+  ShapeInferenceTestOp valid("Conv3D");
+  AddNodeAttr("padding", "VALID", &valid.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 1, 1, 1}, &valid.node_def);
+  INFER_OK(valid, "[1,3,4,4,2];[2,2,2,2,3]", "[d0_0,2,3,3,d1_4]");
+}
+
 ShapeInferenceTestOp PoolOp(const char* name, const std::string& padding,
                             const std::vector<int32>& ksize,
                             const std::vector<int32>& strides) {
