@@ -3,12 +3,13 @@
 // same strides, dilations, SAME/VALID/EXPLICIT padding, NHWC or NCHW.
 //
 // Both are direct loops whose innermost dimension is contiguous in memory
-// (so they vectorise without a BLAS and compile quickly):
+// and whose partial sums stay in registers (a fixed-size chunk of channels
+// at a time), so they vectorise without a BLAS and compile quickly:
 // - input gradient, gathered per input pixel so that threads never write the
 //   same element: dx[n,ih,iw,:] = sum over the (tap, output position) pairs
 //   that read (ih, iw) of sum_o dy[n,oh,ow,o] * W[fh,fw,:,o], with the filter
 //   transposed once to [fh, fw, o, c] so the sum runs along c;
-// - filter gradient, per (tap, block of input channels): dW[fh,fw,c,:] =
+// - filter gradient, per (tap, block of 4 input channels): dW[fh,fw,c,:] =
 //   sum over output positions of x[n, ih, iw, c] * dy[n, oh, ow, :].
 // Half and bfloat16 are computed in float, int32 in uint32 (wrapping, as
 // Conv2D's int32 kernel). NCHW tensors are transposed to NHWC and back.
@@ -186,6 +187,7 @@ void BackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
                        const CT* dy, const CT* w, CT* dx) {
   const int64_t C = d.in_depth, O = d.out_depth;
   const int64_t taps = d.filter_rows * d.filter_cols;
+  constexpr int64_t kChunk = 128 / sizeof(CT);
   // wt[tap][o][c] = w[tap][c][o].
   std::vector<CT> wt(static_cast<size_t>(taps * O * C));
   for (int64_t t = 0; t < taps; ++t)
@@ -211,7 +213,6 @@ void BackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
       }
       for (int64_t iw = 0; iw < d.in_cols; ++iw) {
         CT* acc = dx + (r * d.in_cols + iw) * C;
-        std::fill(acc, acc + C, CT(0));
         cols.clear();
         for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
           const int64_t t = iw + d.pad_left - fw * d.dilation_cols;
@@ -220,16 +221,31 @@ void BackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
           const int64_t ow = t / d.stride_cols;
           if (ow < d.out_cols) cols.emplace_back(fw, ow);
         }
-        for (const auto& [fh, oh] : rows) {
-          for (const auto& [fw, ow] : cols) {
-            const CT* g = dy + ((n * d.out_rows + oh) * d.out_cols + ow) * O;
-            const CT* f = wt.data() + (fh * d.filter_cols + fw) * O * C;
-            for (int64_t o = 0; o < O; ++o) {
-              const CT v = g[o];
-              const CT* fo = f + o * C;
-              for (int64_t c = 0; c < C; ++c) acc[c] += v * fo[c];
+        // kChunk channels at a time, their sums held in registers over all
+        // (tap, output position) pairs.
+        for (int64_t c0 = 0; c0 < C; c0 += kChunk) {
+          const int64_t len = std::min(kChunk, C - c0);
+          CT sum[kChunk] = {};
+          for (const auto& [fh, oh] : rows) {
+            for (const auto& [fw, ow] : cols) {
+              const CT* g = dy + ((n * d.out_rows + oh) * d.out_cols + ow) * O;
+              const CT* f = wt.data() + (fh * d.filter_cols + fw) * O * C + c0;
+              if (len == kChunk) {
+                for (int64_t o = 0; o < O; ++o) {
+                  const CT v = g[o];
+                  const CT* fo = f + o * C;
+                  for (int64_t i = 0; i < kChunk; ++i) sum[i] += v * fo[i];
+                }
+              } else {
+                for (int64_t o = 0; o < O; ++o) {
+                  const CT v = g[o];
+                  const CT* fo = f + o * C;
+                  for (int64_t i = 0; i < len; ++i) sum[i] += v * fo[i];
+                }
+              }
             }
           }
+          std::copy(sum, sum + len, acc + c0);
         }
       }
     }
@@ -241,35 +257,54 @@ template <typename CT>
 void BackpropFilterNhwc(OpKernelContext* ctx, const ConvGradDims& d,
                         const CT* x, const CT* dy, CT* dw) {
   const int64_t C = d.in_depth, O = d.out_depth;
-  constexpr int64_t kChannelBlock = 16;
-  const int64_t blocks = (C + kChannelBlock - 1) / kChannelBlock;
+  // Each unit is one tap and kChannels input channels: dW[tap][c..c+3][:],
+  // summed kChunk output channels at a time in registers over every output
+  // position, so each dy value loaded serves kChannels sums.
+  constexpr int64_t kChannels = 4;
+  constexpr int64_t kChunk = 32 / sizeof(CT);
   const int64_t taps = d.filter_rows * d.filter_cols;
+  const int64_t blocks = (C + kChannels - 1) / kChannels;
   const double cost = static_cast<double>(d.batch) * d.out_rows * d.out_cols *
-                      std::min(C, kChannelBlock) * O;
+                      O * std::min(C, kChannels);
   Shard(ctx, taps * blocks, cost, [&](int64_t begin, int64_t end) {
     for (int64_t u = begin; u < end; ++u) {
       const int64_t tap = u / blocks;
-      const int64_t c0 = (u % blocks) * kChannelBlock;
-      const int64_t c1 = std::min(C, c0 + kChannelBlock);
+      const int64_t c0 = (u % blocks) * kChannels;
+      const int64_t cb = std::min(kChannels, C - c0);
       const int64_t fh = tap / d.filter_cols, fw = tap % d.filter_cols;
-      CT* acc = dw + (tap * C + c0) * O;
-      std::fill(acc, acc + (c1 - c0) * O, CT(0));
-      for (int64_t n = 0; n < d.batch; ++n) {
-        for (int64_t oh = 0; oh < d.out_rows; ++oh) {
-          const int64_t ih = oh * d.stride_rows - d.pad_top + fh * d.dilation_rows;
-          if (ih < 0 || ih >= d.in_rows) continue;
-          for (int64_t ow = 0; ow < d.out_cols; ++ow) {
-            const int64_t iw =
-                ow * d.stride_cols - d.pad_left + fw * d.dilation_cols;
-            if (iw < 0 || iw >= d.in_cols) continue;
-            const CT* xp = x + ((n * d.in_rows + ih) * d.in_cols + iw) * C;
-            const CT* g = dy + ((n * d.out_rows + oh) * d.out_cols + ow) * O;
-            for (int64_t c = c0; c < c1; ++c) {
-              const CT v = xp[c];
-              CT* a = acc + (c - c0) * O;
-              for (int64_t o = 0; o < O; ++o) a[o] += v * g[o];
+      for (int64_t o0 = 0; o0 < O; o0 += kChunk) {
+        const int64_t len = std::min(kChunk, O - o0);
+        CT sum[kChannels][kChunk] = {};
+        for (int64_t n = 0; n < d.batch; ++n) {
+          for (int64_t oh = 0; oh < d.out_rows; ++oh) {
+            const int64_t ih =
+                oh * d.stride_rows - d.pad_top + fh * d.dilation_rows;
+            if (ih < 0 || ih >= d.in_rows) continue;
+            const CT* x_row = x + (n * d.in_rows + ih) * d.in_cols * C + c0;
+            const CT* g_row =
+                dy + (n * d.out_rows + oh) * d.out_cols * O + o0;
+            for (int64_t ow = 0; ow < d.out_cols; ++ow) {
+              const int64_t iw =
+                  ow * d.stride_cols - d.pad_left + fw * d.dilation_cols;
+              if (iw < 0 || iw >= d.in_cols) continue;
+              const CT* xp = x_row + iw * C;
+              const CT* g = g_row + ow * O;
+              if (cb == kChannels && len == kChunk) {
+                for (int64_t k = 0; k < kChannels; ++k) {
+                  const CT v = xp[k];
+                  for (int64_t i = 0; i < kChunk; ++i) sum[k][i] += v * g[i];
+                }
+              } else {
+                for (int64_t k = 0; k < cb; ++k) {
+                  const CT v = xp[k];
+                  for (int64_t i = 0; i < len; ++i) sum[k][i] += v * g[i];
+                }
+              }
             }
           }
+        }
+        for (int64_t k = 0; k < cb; ++k) {
+          std::copy(sum[k], sum[k] + len, dw + (tap * C + c0 + k) * O + o0);
         }
       }
     }
