@@ -1,6 +1,8 @@
 // Pad on CPU: the input surrounded by zeros, paddings[i] = [before, after]
 // elements along dimension i. Zero-fill, then one strided copy of the input
-// into the interior.
+// into the interior. PadV2 is the same with the scalar input constant_values
+// instead of zero.
+#include <string>
 #include <vector>
 
 #include "opkit/kernel/op_kernel.h"
@@ -18,6 +20,12 @@ class PadOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& paddings_t = ctx->input(1);
     const int rank = input.dims();
+    const Tensor* constant = ctx->num_inputs() > 2 ? &ctx->input(2) : nullptr;
+    OP_REQUIRES(ctx, constant == nullptr || constant->dims() == 0,
+                errors::InvalidArgument("constant_values must be a scalar. Got: ",
+                                        constant == nullptr
+                                            ? std::string()
+                                            : constant->shape().DebugString()));
     OP_REQUIRES(ctx, paddings_t.dims() == 2 && paddings_t.dim_size(1) == 2,
                 errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
                                         paddings_t.shape().DebugString()));
@@ -45,7 +53,11 @@ class PadOp : public OpKernel {
     OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(out_dims, &out_shape));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    internal::SetZero(out);
+    if (constant != nullptr) {
+      internal::FillElements(*constant, 0, out, 0, out->NumElements());
+    } else {
+      internal::SetZero(out);
+    }
     if (input.NumElements() == 0) return;
     const std::vector<int64_t> in_strides = internal::RowMajorStrides(input.shape());
     const std::vector<int64_t> out_strides = internal::RowMajorStrides(out_shape);
@@ -60,6 +72,11 @@ class PadOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Pad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", internal::ArrayKernelTypes())
+                            .HostMemory("paddings"),
+                        PadOp);
+REGISTER_KERNEL_BUILDER(Name("PadV2")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", internal::ArrayKernelTypes())
                             .HostMemory("paddings"),

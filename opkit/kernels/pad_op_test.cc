@@ -69,5 +69,35 @@ TEST_F(PadOpTest, BadPaddings) {
               StatusIs(error::INVALID_ARGUMENT));
 }
 
+TEST_F(PadOpTest, PadV2FillsWithConstantValues) {
+  // TensorFlow's tf.pad example with constant_values: [[1, 2, 3], [4, 5, 6]]
+  // padded by [[1, 1], [2, 2]] with 9 around it.
+  ASSERT_THAT(Run("PadV2", {AsTensor<int32>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3})),
+                            AsTensor<int64>({1, 1, 2, 2}, TensorShape({2, 2})),
+                            AsTensor<int32>({9}, TensorShape({}))}),
+              IsOk());
+  EXPECT_EQ(out_[0].shape(), TensorShape({4, 7}));
+  EXPECT_THAT(Values<int32>(out_[0]),
+              ElementsAre(9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3, 9, 9, 9, 9, 4, 5,
+                          6, 9, 9, 9, 9, 9, 9, 9, 9, 9));
+  ASSERT_THAT(Run("PadV2", {Strings({"a"}, TensorShape({1})),
+                            AsTensor<int32>({1, 0}, TensorShape({1, 2})),
+                            Strings({"z"}, TensorShape({}))}),
+              IsOk());
+  EXPECT_THAT(Values<tstring>(out_[0]), ElementsAre("z", "a"));
+  ASSERT_THAT(Run("PadV2", {Tensor(DT_FLOAT, TensorShape({0})),
+                            AsTensor<int32>({1, 1}, TensorShape({1, 2})),
+                            AsTensor<float>({-1.5f}, TensorShape({}))}),
+              IsOk());
+  EXPECT_THAT(Values<float>(out_[0]), ElementsAre(-1.5f, -1.5f));
+}
+
+TEST_F(PadOpTest, PadV2NeedsAScalarConstant) {
+  EXPECT_THAT(Run("PadV2", {Iota(TensorShape({2})),
+                            AsTensor<int32>({1, 1}, TensorShape({1, 2})),
+                            AsTensor<float>({1, 2}, TensorShape({2}))}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("must be a scalar")));
+}
+
 }  // namespace
 }  // namespace opkit

@@ -356,5 +356,98 @@ TEST(ArrayOpsShapeTest, Where) {
   INFER_OK(op, "[2,?,4]", "[?,3]");
 }
 
+TEST(ArrayOpsShapeTest, SpaceToDepthAndDepthToSpace) {
+  ShapeInferenceTestOp s2d("SpaceToDepth");
+  AddNodeAttr("block_size", 2, &s2d.node_def);
+  AddNodeAttr("data_format", "NHWC", &s2d.node_def);
+  INFER_OK(s2d, "[1,4,6,3]", "[d0_0,2,3,12]");
+  INFER_OK(s2d, "[?,4,?,3]", "[d0_0,2,?,12]");
+  INFER_ERROR("Dimension size must be evenly divisible by 2 but is 5", s2d,
+              "[1,5,6,3]");
+  INFER_ERROR("Shape must be rank 4 but is rank 3", s2d, "[4,6,3]");
+  ShapeInferenceTestOp d2s("DepthToSpace");
+  AddNodeAttr("block_size", 2, &d2s.node_def);
+  AddNodeAttr("data_format", "NCHW", &d2s.node_def);
+  INFER_OK(d2s, "[1,12,2,3]", "[d0_0,3,4,6]");
+  INFER_ERROR("Dimension size must be evenly divisible by 4 but is 6", d2s,
+              "[1,6,2,3]");
+}
+
+TEST(ArrayOpsShapeTest, SpaceToBatchNDAndBatchToSpaceND) {
+  ShapeInferenceTestOp s2b("SpaceToBatchND");
+  INFER_OK(s2b, "[2,3,5,2];[2];[2,2]", "[?,?,?,?]");
+  INFER_ERROR("Shape must be at least rank 3 but is rank 2", s2b, "[2,3];[2];[2,2]");
+  INFER_ERROR("Dimensions must be equal, but are 2 and 3", s2b, "[2,3,5,2];[2];[3,2]");
+  Tensor block = Vec<int32>({2, 3});
+  Tensor pads(DT_INT64, TensorShape({2, 2}));
+  pads.flat<int64>().setValues({1, 0, 0, 1});
+  s2b.input_tensors = {nullptr, &block, &pads};
+  INFER_OK(s2b, "[2,3,5,2];[2];[2,2]", "[12,2,2,d0_3]");
+  INFER_ERROR("Dimension size must be evenly divisible by 3 but is 5", s2b,
+              "[2,3,4,2];[2];[2,2]");
+  pads.flat<int64>().setValues({1, 0, 0, -1});
+  INFER_ERROR("paddings cannot be negative", s2b, "[2,3,5,2];[2];[2,2]");
+
+  ShapeInferenceTestOp b2s("BatchToSpaceND");
+  Tensor crops(DT_INT32, TensorShape({2, 2}));
+  crops.flat<int32>().setValues({1, 0, 0, 1});
+  b2s.input_tensors = {nullptr, &block, &crops};
+  INFER_OK(b2s, "[12,2,2,2];[2];[2,2]", "[2,3,5,d0_3]");
+  INFER_ERROR("Dimension size must be evenly divisible by 6 but is 10", b2s,
+              "[10,2,2,2];[2];[2,2]");
+  Tensor zero_block = Vec<int32>({0, 3});
+  b2s.input_tensors = {nullptr, &zero_block, &crops};
+  INFER_ERROR("block_shape must be positive", b2s, "[12,2,2,2];[2];[2,2]");
+}
+
+TEST(ArrayOpsShapeTest, MirrorPadAndPadV2) {
+  ShapeInferenceTestOp reflect("MirrorPad");
+  AddNodeAttr("mode", "REFLECT", &reflect.node_def);
+  INFER_OK(reflect, "[2,3];[2,2]", "[?,?]");
+  INFER_ERROR("Shape must be rank 3 but is rank 2", reflect, "[2,3];[3,2]");
+  Tensor paddings(DT_INT32, TensorShape({2, 2}));
+  paddings.flat<int32>().setValues({1, 1, 2, 2});
+  reflect.input_tensors = {nullptr, &paddings};
+  INFER_OK(reflect, "[2,3];[2,2]", "[4,7]");
+  INFER_OK(reflect, "[?,3];[2,2]", "[?,7]");
+  paddings.flat<int32>().setValues({1, 1, 3, 0});
+  INFER_ERROR("paddings must be less than the dimension size", reflect,
+              "[2,3];[2,2]");
+  ShapeInferenceTestOp symmetric("MirrorPad");
+  AddNodeAttr("mode", "SYMMETRIC", &symmetric.node_def);
+  symmetric.input_tensors = {nullptr, &paddings};
+  INFER_OK(symmetric, "[2,3];[2,2]", "[4,6]");
+
+  ShapeInferenceTestOp pad("PadV2");
+  paddings.flat<int32>().setValues({1, 2, 0, 0});
+  pad.input_tensors = {nullptr, &paddings, nullptr};
+  INFER_OK(pad, "[2,3];[2,2];[]", "[5,d0_1]");
+  INFER_ERROR("Shape must be rank 0 but is rank 1", pad, "[2,3];[2,2];[1]");
+}
+
+TEST(ArrayOpsShapeTest, ExtractImagePatches) {
+  auto make = [](std::vector<int32> ksizes, std::vector<int32> strides,
+                 std::vector<int32> rates, const char* padding) {
+    ShapeInferenceTestOp op("ExtractImagePatches");
+    AddNodeAttr("ksizes", ksizes, &op.node_def);
+    AddNodeAttr("strides", strides, &op.node_def);
+    AddNodeAttr("rates", rates, &op.node_def);
+    AddNodeAttr("padding", padding, &op.node_def);
+    return op;
+  };
+  ShapeInferenceTestOp op = make({1, 3, 3, 1}, {1, 5, 5, 1}, {1, 1, 1, 1}, "VALID");
+  INFER_OK(op, "[1,10,10,1]", "[d0_0,2,2,9]");
+  INFER_OK(op, "[?,10,?,2]", "[d0_0,2,?,18]");
+  op = make({1, 2, 3, 1}, {1, 2, 2, 1}, {1, 2, 1, 1}, "SAME");
+  INFER_OK(op, "[1,5,4,2]", "[d0_0,3,2,12]");
+  op = make({1, 3, 3, 1}, {1, 1, 1, 1}, {1, 2, 2, 1}, "VALID");
+  INFER_ERROR("Negative dimension size", op, "[1,4,4,1]");
+  op = make({1, 3, 3}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID");
+  INFER_ERROR("ksizes attribute to contain 4 values", op, "[1,4,4,1]");
+  op = make({1, 1, 1, 1}, {2, 1, 1, 1}, {1, 1, 1, 1}, "VALID");
+  INFER_ERROR("only supported across rows and cols", op, "[1,4,4,1]");
+>>>>>>> wt-spatial
+}
+
 }  // namespace
 }  // namespace opkit

@@ -107,6 +107,65 @@ REGISTER_OP("Conv2D")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(shape_inference::Conv2DShapeWithExplicitPadding);
 
+REGISTER_OP("Conv2DBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double, int32}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv2DBackpropInputShape);
+
+// The output is the filter's shape, given as the constant filter_sizes.
+REGISTER_OP("Conv2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      shape_inference::ShapeHandle s;
+      OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(1, &s));
+      OPKIT_RETURN_IF_ERROR(c->WithRank(s, 4, &s));
+      c->set_output(0, s);
+      return OkStatus();
+    });
+
+REGISTER_OP("DepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(
+        shape_inference::DepthwiseConv2DNativeShapeWithExplicitPadding);
+
+REGISTER_OP("Conv3D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: { 'NDHWC', 'NCDHW' } = 'NDHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn(shape_inference::Conv3DShape);
+
 REGISTER_OP("AvgPool")
     .Input("value: T")
     .Output("output: T")

@@ -130,6 +130,78 @@ TEST(NnOpsShapeTest, Conv2D) {
   INFER_ERROR("Stride must be > 0, but got 0", op, "[1,5,5,3];[2,2,3,4]");
 }
 
+TEST(NnOpsShapeTest, DepthwiseConv2dNative) {
+  auto make = [](const char* padding, std::vector<int32> strides,
+                 const char* format = "NHWC") {
+    ShapeInferenceTestOp op("DepthwiseConv2dNative");
+    AddNodeAttr("padding", padding, &op.node_def);
+    AddNodeAttr("strides", strides, &op.node_def);
+    AddNodeAttr("data_format", format, &op.node_def);
+    return op;
+  };
+  // Output channels: in_depth * multiplier.
+  ShapeInferenceTestOp op = make("VALID", {1, 1, 1, 1});
+  INFER_OK(op, "[1,5,5,3];[2,2,3,4]", "[d0_0,4,4,12]");
+  INFER_OK(op, "[1,5,5,?];[2,2,3,4]", "[d0_0,4,4,12]");
+  INFER_ERROR("Dimensions must be equal, but are 3 and 2", op,
+              "[1,5,5,3];[2,2,2,4]");
+  INFER_ERROR("Shape must be rank 4 but is rank 3", op, "[1,5,5];[2,2,3,4]");
+  op = make("SAME", {1, 2, 2, 1});
+  INFER_OK(op, "[1,112,112,32];[3,3,32,1]", "[d0_0,56,56,d0_3]");
+  op = make("VALID", {1, 1, 2, 2}, "NCHW");
+  INFER_OK(op, "[1,3,5,5];[3,3,3,2]", "[d0_0,6,2,2]");
+  op = make("EXPLICIT", {1, 1, 1, 1});
+  AddNodeAttr("explicit_paddings", std::vector<int64>{0, 0, 1, 2, 3, 4, 0, 0},
+              &op.node_def);
+  INFER_OK(op, "[1,5,5,3];[2,2,3,1]", "[d0_0,7,11,d0_3]");
+  op = make("VALID", {1, 1, 1});
+  INFER_ERROR("stride attribute to contain 4 values", op, "[1,5,5,3];[2,2,3,1]");
+}
+
+TEST(NnOpsShapeTest, Conv2DBackpropInputAndFilter) {
+  ShapeInferenceTestOp op("Conv2DBackpropInput");
+  AddNodeAttr("padding", "SAME", &op.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 2, 2, 1}, &op.node_def);
+  AddNodeAttr("data_format", "NHWC", &op.node_def);
+  INFER_OK(op, "[4];[3,3,2,5];[1,2,2,5]", "[d2_0,?,?,?]");
+  Tensor sizes(DT_INT32, TensorShape({4}));
+  sizes.flat<int32>().setValues({1, 4, 4, 2});
+  op.input_tensors = {&sizes, nullptr, nullptr};
+  INFER_OK(op, "[4];[3,3,2,5];[1,2,2,5]", "[d2_0,4,4,2]");
+  INFER_ERROR("Dimensions must be equal, but are 4 and 5", op,
+              "[4];[3,3,2,5];[1,2,2,4]");
+  Tensor hw(DT_INT32, TensorShape({2}));
+  hw.flat<int32>().setValues({4, 4});
+  op.input_tensors = {&hw, nullptr, nullptr};
+  INFER_OK(op, "[2];[3,3,2,5];[1,2,2,5]", "[d2_0,4,4,d1_2]");
+
+  ShapeInferenceTestOp filter("Conv2DBackpropFilter");
+  AddNodeAttr("padding", "SAME", &filter.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 2, 2, 1}, &filter.node_def);
+  INFER_OK(filter, "[1,4,4,2];[4];[1,2,2,5]", "[?,?,?,?]");
+  Tensor filter_sizes(DT_INT32, TensorShape({4}));
+  filter_sizes.flat<int32>().setValues({3, 3, 2, 5});
+  filter.input_tensors = {nullptr, &filter_sizes, nullptr};
+  INFER_OK(filter, "[1,4,4,2];[4];[1,2,2,5]", "[3,3,2,5]");
+  Tensor three(DT_INT32, TensorShape({3}));
+  three.flat<int32>().setValues({3, 3, 2});
+  filter.input_tensors = {nullptr, &three, nullptr};
+  INFER_ERROR("Shape must be rank 4 but is rank 3", filter,
+              "[1,4,4,2];[3];[1,2,2,5]");
+}
+
+TEST(NnOpsShapeTest, Conv3D) {
+  ShapeInferenceTestOp op("Conv3D");
+  AddNodeAttr("padding", "SAME", &op.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 2, 2, 1}, &op.node_def);
+  INFER_OK(op, "[1,3,4,4,2];[2,2,2,2,3]", "[d0_0,d0_1,2,2,d1_4]");
+  INFER_ERROR("Shape must be rank 5 but is rank 4", op, "[1,3,4,4];[2,2,2,2,3]");
+  ShapeInferenceTestOp valid("Conv3D");
+  AddNodeAttr("padding", "VALID", &valid.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 1, 1, 1}, &valid.node_def);
+  INFER_OK(valid, "[1,3,4,4,2];[2,2,2,2,3]", "[d0_0,2,3,3,d1_4]");
+}
+
 ShapeInferenceTestOp PoolOp(const char* name, const std::string& padding,
                             const std::vector<int32>& ksize,
                             const std::vector<int32>& strides) {
