@@ -25,12 +25,17 @@
 #include "opkit/kernel/kernel_registry.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/op/node_def_util.h"
+#include "opkit/op/op_registry.h"
 #include "opkit/optimizer/internal/graph_view.h"
 #include "opkit/tensor/tensor.h"
 
 namespace opkit {
 namespace internal {
 namespace {
+
+const OpRegistryInterface& Ops(const PassContext& ctx) {
+  return ctx.op_registry != nullptr ? *ctx.op_registry : *OpRegistry::Global();
+}
 
 const KernelRegistry& Kernels(const PassContext& ctx) {
   return ctx.kernel_registry != nullptr ? *ctx.kernel_registry
@@ -264,12 +269,19 @@ Status FuseBiasAndActivation(const PassContext& ctx, GraphDef* graph,
     AppendControlInputs(head_def, &seen, &f);
     AppendControlInputs(bias_add, &seen, &f);
     if (act >= 0) AppendControlInputs(last, &seen, &f);
+    // A node that asks for a particular kernel (by label) keeps it.
+    if (head_def.attr().count("_kernel") > 0) continue;
+    const OpDef* fused_def = nullptr;
+    if (!Ops(ctx).LookUpOpDef(fused_op, &fused_def).ok()) continue;
     auto* attrs = f.mutable_attr();
     for (const auto& kv : head_def.attr()) {
-      // Conv2D's attrs carry over as they are (T, strides, padding,
-      // explicit_paddings, data_format, dilations, use_cudnn_on_gpu); so do
-      // MatMul's (T, transpose_a, transpose_b).
-      (*attrs)[kv.first] = kv.second;
+      // The head's attrs that the fused op has carry over (Conv2D's T,
+      // strides, padding, explicit_paddings, data_format, dilations,
+      // use_cudnn_on_gpu; MatMul's T, transpose_a, transpose_b); others
+      // (internal "_" ones) are dropped.
+      for (const OpDef::AttrDef& a : fused_def->attr()) {
+        if (a.name() == kv.first) (*attrs)[kv.first] = kv.second;
+      }
     }
     std::vector<std::string> fused_ops = {"BiasAdd"};
     if (act >= 0) fused_ops.push_back(last.op());
@@ -280,7 +292,12 @@ Status FuseBiasAndActivation(const PassContext& ctx, GraphDef* graph,
       SetAttrValue(alpha == last.attr().end() ? 0.2f : alpha->second.f(),
                    &(*attrs)["leakyrelu_alpha"]);
     }
-    if (!Kernels(ctx).KernelDefAvailable(DeviceType(DEVICE_CPU), f)) continue;
+    // The attr values must suit the fused op too (_FusedDepthwiseConv2dNative
+    // has no EXPLICIT padding), and a kernel must exist for it.
+    if (!ValidateNodeDef(f, *fused_def).ok() ||
+        !Kernels(ctx).KernelDefAvailable(DeviceType(DEVICE_CPU), f)) {
+      continue;
+    }
 
     doomed.insert(head_def.name());
     if (act >= 0) doomed.insert(bias_add.name());

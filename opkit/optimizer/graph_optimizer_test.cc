@@ -347,6 +347,14 @@ TEST(FusionTest, MatMulBiasAddBecomesFusedMatMul) {
   EXPECT_EQ(nodes["bias_add"]->op(), "_FusedMatMul");
   EXPECT_EQ(nodes["out"]->op(), "Neg");
   EXPECT_EQ(nodes.count("mm"), 0u);
+
+  // A MatMul that asks for a kernel by label keeps its kernel.
+  GraphBuilder::Set(b.Add("mm2", "MatMul", {"x", "w"}), "_kernel", "eigen");
+  b.Add("bias_add2", "BiasAdd", {"mm2", "bias"});
+  g = OptimizeAndCompare(b.def(), {{"x:0", Random({4, 5}, 6)}},
+                         {"out:0", "bias_add2:0"}, &stats);
+  EXPECT_EQ(stats.nodes_fused, 1);
+  EXPECT_EQ(ByName(g)["mm2"]->op(), "MatMul");
 }
 
 TEST(FusionTest, StopsAtProtectedOrSharedIntermediates) {
