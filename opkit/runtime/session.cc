@@ -159,10 +159,17 @@ Status Session::Run(const RunOptions& run_options,
       eo.inter_op_threads = options_.inter_op_threads;
       eo.inter_op_pool = inter_op_pool_.get();
       eo.kernel_registry = options_.kernel_registry;
-      OPKIT_ASSIGN_OR_RETURN(
-          std::unique_ptr<Executor> created,
-          Executor::Create(GraphForSignature(sig), {device_.get()}, sig, eo));
-      executor = std::move(created);
+      std::shared_ptr<const Graph> graph = GraphForSignature(sig);
+      StatusOr<std::unique_ptr<Executor>> created =
+          Executor::Create(graph, {device_.get()}, sig, eo);
+      if (!created.ok() && graph != graph_) {
+        // Whatever the optimised graph lacks, the graph as written decides.
+        LOG(WARNING) << "Running the graph unoptimised: its optimised form "
+                     << "could not be prepared: " << created.status().message();
+        created = Executor::Create(graph_, {device_.get()}, sig, eo);
+      }
+      if (!created.ok()) return created.status();
+      executor = std::move(created).value();
       executors_.emplace(key, executor);
     }
   }
