@@ -28,6 +28,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/conv_ops.h"
 #include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
 
@@ -44,315 +45,342 @@ constexpr int64_t kMaxPatchElements = int64_t{1} << 22;
 
 constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
-// Everything Compute needs to know about one call.
-struct ConvDims {
-  int64_t batch, in_rows, in_cols, in_depth;
-  int64_t filter_rows, filter_cols, patch_depth, out_depth;
-  int64_t stride_rows, stride_cols, dilation_rows, dilation_cols;
-  int64_t out_rows, out_cols;
-  int64_t pad_top, pad_left;
-  int64_t groups;
-};
+Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> ContractDims() {
+  Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims;
+  dims[0] = Eigen::IndexPair<Eigen::DenseIndex>(1, 0);
+  return dims;
+}
+
+// Whether the row of output position p in the patch matrix is the input's
+// slice [p*k, (p+1)*k): a 1x1 window moving one step at a time with no
+// padding, or one window covering the whole unpadded image.
+bool InputIsPatchMatrix(const Conv2DDims& d) {
+  const bool no_padding = d.pad_top == 0 && d.pad_left == 0;
+  if (!no_padding) return false;
+  if (d.filter_rows == 1 && d.filter_cols == 1 && d.stride_rows == 1 &&
+      d.stride_cols == 1 && d.out_rows == d.in_rows &&
+      d.out_cols == d.in_cols) {
+    return true;
+  }
+  return d.out_rows == 1 && d.out_cols == 1 && d.filter_rows == d.in_rows &&
+         d.filter_cols == d.in_cols && d.dilation_rows == 1 &&
+         d.dilation_cols == 1;
+}
+
+// Fills rows [p0, p0 + rows) of the patch matrix for the group whose
+// channels start at `channel0`. Row layout: (filter row, filter col,
+// channel), matching the HWIO filter's row order.
+template <typename T, typename CT>
+void BuildPatches(OpKernelContext* ctx, const Conv2DDims& d, const T* in,
+                  int64_t p0, int64_t rows, int64_t channel0, CT* patches) {
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  auto fill = [&](int64_t first, int64_t last) {
+    for (int64_t r = first; r < last; ++r) {
+      const int64_t p = p0 + r;
+      const int64_t ow = p % d.out_cols;
+      const int64_t oh = (p / d.out_cols) % d.out_rows;
+      const int64_t n = p / (d.out_cols * d.out_rows);
+      CT* row = patches + r * k;
+      const int64_t h_origin = oh * d.stride_rows - d.pad_top;
+      const int64_t w_origin = ow * d.stride_cols - d.pad_left;
+      for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
+        const int64_t ih = h_origin + fh * d.dilation_rows;
+        for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
+          const int64_t iw = w_origin + fw * d.dilation_cols;
+          CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
+          if (ih < 0 || ih >= d.in_rows || iw < 0 || iw >= d.in_cols) {
+            std::fill(dst, dst + d.patch_depth, CT(0));
+            continue;
+          }
+          const T* src =
+              in + ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
+              channel0;
+          if constexpr (std::is_same_v<T, CT>) {
+            std::memcpy(dst, src, sizeof(T) * d.patch_depth);
+          } else {
+            for (int64_t c = 0; c < d.patch_depth; ++c) {
+              dst[c] = static_cast<CT>(src[c]);
+            }
+          }
+        }
+      }
+    }
+  };
+  Shard(ctx, rows, static_cast<double>(k), fill);
+}
 
 template <typename T>
 class Conv2DOp : public OpKernel {
  public:
   explicit Conv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("dilations", &dilations_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &strides_));
-    std::string padding;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
-    OP_REQUIRES_OK(ctx,
-                   shape_inference::GetPaddingFromString(padding, &padding_));
-    if (ctx->HasAttr("explicit_paddings")) {
-      std::vector<int64> explicit_paddings;
-      OP_REQUIRES_OK(ctx,
-                     ctx->GetAttr("explicit_paddings", &explicit_paddings));
-      explicit_paddings_.assign(explicit_paddings.begin(),
-                                explicit_paddings.end());
-    }
-    std::string data_format;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
-    OP_REQUIRES(ctx, FormatFromString(data_format, &format_),
-                errors::InvalidArgument("Invalid data format: '", data_format,
-                                        "'; use 'NHWC' or 'NCHW'"));
-    OP_REQUIRES(ctx, dilations_.size() == 4,
-                errors::InvalidArgument("Sliding window dilations field must "
-                                        "specify 4 dimensions, got ",
-                                        dilations_.size()));
-    OP_REQUIRES(ctx, strides_.size() == 4,
-                errors::InvalidArgument("Sliding window strides field must "
-                                        "specify 4 dimensions, got ",
-                                        strides_.size()));
-    const int n = FormatDimIndex(format_, 'N');
-    const int c = FormatDimIndex(format_, 'C');
-    const int h = FormatDimIndex(format_, 'H');
-    const int w = FormatDimIndex(format_, 'W');
-    OP_REQUIRES(ctx, strides_[n] == 1 && strides_[c] == 1,
-                errors::InvalidArgument(
-                    "Current implementation does not yet support strides in "
-                    "the batch and depth dimensions."));
-    OP_REQUIRES(ctx, strides_[h] > 0 && strides_[w] > 0,
-                errors::InvalidArgument(
-                    "Row and column strides should be larger than 0."));
-    OP_REQUIRES(ctx, dilations_[n] == 1 && dilations_[c] == 1,
-                errors::InvalidArgument(
-                    "Current implementation does not yet support dilations "
-                    "in the batch and depth dimensions."));
-    OP_REQUIRES(ctx, dilations_[h] > 0 && dilations_[w] > 0,
-                errors::InvalidArgument(
-                    "Dilated rates should be larger than 0."));
-    OP_REQUIRES_OK(ctx,
-                   CheckValidPadding(padding_, explicit_paddings_, format_));
-    for (int64_t p : explicit_paddings_) {
-      OP_REQUIRES(ctx, p <= kIntMax,
-                  errors::InvalidArgument("explicit padding ", p,
-                                          " is too large; the limit is ",
-                                          kIntMax));
-    }
+    // OP_REQUIRES, not OP_REQUIRES_OK: bad attrs are the caller's error and
+    // are not logged as warnings.
+    const Status s = InitConv2DParams(ctx, &params_);
+    OP_REQUIRES(ctx, s.ok(), s);
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
-    ConvDims d;
-    OP_REQUIRES_OK(ctx, ComputeDims(input, filter, &d));
+    Conv2DDims d;
+    OP_REQUIRES_OK(ctx, ComputeConv2DDims(params_, input, filter, &d));
     TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromFormat(format_, d.batch, d.out_rows,
+    OP_REQUIRES_OK(ctx, ShapeFromFormat(params_.format, d.batch, d.out_rows,
                                         d.out_cols, d.out_depth, &out_shape));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &output));
     if (output->NumElements() == 0) return;
-    OP_REQUIRES(ctx, format_ == TensorFormat::kNHWC,
+    OP_REQUIRES(ctx, params_.format == TensorFormat::kNHWC,
                 errors::Unimplemented(
                     "The Conv2D op currently only supports the NHWC tensor "
                     "format on the CPU. The op was given the format: ",
-                    ToString(format_)));
-    Convolve(ctx, d, input, filter, output);
+                    ToString(params_.format)));
+    LaunchConv2D<T>(ctx, d, input, filter, output);
   }
 
  private:
-  using CT = ComputeType<T>;
-  using Matrix = Eigen::TensorMap<Eigen::Tensor<CT, 2, Eigen::RowMajor,
-                                                Eigen::DenseIndex>,
-                                  Eigen::Unaligned>;
-  using ConstMatrix =
-      Eigen::TensorMap<Eigen::Tensor<const CT, 2, Eigen::RowMajor,
-                                     Eigen::DenseIndex>,
-                       Eigen::Unaligned>;
+  Conv2DParams params_;
+};
 
-  Status ComputeDims(const Tensor& input, const Tensor& filter,
-                     ConvDims* d) const {
-    if (input.dims() != 4) {
-      return errors::InvalidArgument("input must be 4-dimensional: ",
-                                     input.shape().DebugString());
+}  // namespace
+
+Status InitConv2DParams(OpKernelConstruction* ctx, Conv2DParams* params) {
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("dilations", &params->dilations));
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("strides", &params->strides));
+  std::string padding;
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("padding", &padding));
+  OPKIT_RETURN_IF_ERROR(
+      shape_inference::GetPaddingFromString(padding, &params->padding));
+  params->explicit_paddings.clear();
+  if (ctx->HasAttr("explicit_paddings")) {
+    std::vector<int64> explicit_paddings;
+    OPKIT_RETURN_IF_ERROR(
+        ctx->GetAttr("explicit_paddings", &explicit_paddings));
+    params->explicit_paddings.assign(explicit_paddings.begin(),
+                                     explicit_paddings.end());
+  }
+  std::string data_format;
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("data_format", &data_format));
+  if (!FormatFromString(data_format, &params->format)) {
+    return errors::InvalidArgument("Invalid data format: '", data_format,
+                                   "'; use 'NHWC' or 'NCHW'");
+  }
+  if (params->dilations.size() != 4) {
+    return errors::InvalidArgument(
+        "Sliding window dilations field must specify 4 dimensions, got ",
+        params->dilations.size());
+  }
+  if (params->strides.size() != 4) {
+    return errors::InvalidArgument(
+        "Sliding window strides field must specify 4 dimensions, got ",
+        params->strides.size());
+  }
+  const TensorFormat format = params->format;
+  const int n = FormatDimIndex(format, 'N');
+  const int c = FormatDimIndex(format, 'C');
+  const int h = FormatDimIndex(format, 'H');
+  const int w = FormatDimIndex(format, 'W');
+  const std::vector<int32>& strides = params->strides;
+  const std::vector<int32>& dilations = params->dilations;
+  if (strides[n] != 1 || strides[c] != 1) {
+    return errors::InvalidArgument(
+        "Current implementation does not yet support strides in the batch "
+        "and depth dimensions.");
+  }
+  if (strides[h] <= 0 || strides[w] <= 0) {
+    return errors::InvalidArgument(
+        "Row and column strides should be larger than 0.");
+  }
+  if (dilations[n] != 1 || dilations[c] != 1) {
+    return errors::InvalidArgument(
+        "Current implementation does not yet support dilations in the batch "
+        "and depth dimensions.");
+  }
+  if (dilations[h] <= 0 || dilations[w] <= 0) {
+    return errors::InvalidArgument("Dilated rates should be larger than 0.");
+  }
+  OPKIT_RETURN_IF_ERROR(
+      CheckValidPadding(params->padding, params->explicit_paddings, format));
+  for (int64_t p : params->explicit_paddings) {
+    if (p > kIntMax) {
+      return errors::InvalidArgument("explicit padding ", p,
+                                     " is too large; the limit is ", kIntMax);
     }
-    if (filter.dims() != 4) {
-      return errors::InvalidArgument("filter must be 4-dimensional: ",
+  }
+  return OkStatus();
+}
+
+Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
+                         const Tensor& filter, Conv2DDims* d) {
+  if (input.dims() != 4) {
+    return errors::InvalidArgument("input must be 4-dimensional: ",
+                                   input.shape().DebugString());
+  }
+  if (filter.dims() != 4) {
+    return errors::InvalidArgument("filter must be 4-dimensional: ",
+                                   filter.shape().DebugString());
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (filter.dim_size(i) > kIntMax) {
+      return errors::InvalidArgument("filter too large: ",
                                      filter.shape().DebugString());
     }
-    for (int i = 0; i < 3; ++i) {
-      if (filter.dim_size(i) > kIntMax) {
-        return errors::InvalidArgument("filter too large: ",
-                                       filter.shape().DebugString());
-      }
-    }
-    const int h = FormatDimIndex(format_, 'H');
-    const int w = FormatDimIndex(format_, 'W');
-    d->batch = input.dim_size(FormatDimIndex(format_, 'N'));
-    d->in_rows = input.dim_size(h);
-    d->in_cols = input.dim_size(w);
-    d->in_depth = input.dim_size(FormatDimIndex(format_, 'C'));
-    d->filter_rows = filter.dim_size(0);
-    d->filter_cols = filter.dim_size(1);
-    d->patch_depth = filter.dim_size(2);
-    d->out_depth = filter.dim_size(3);
-    if (d->patch_depth <= 0) {
-      return errors::InvalidArgument(
-          "filter depth must be strictly positive, got ", d->patch_depth,
-          " in filter shape ", filter.shape().DebugString());
-    }
-    if (d->in_depth % d->patch_depth != 0) {
-      return errors::InvalidArgument(
-          "input depth must be evenly divisible by filter depth: ",
-          d->in_depth, " vs ", d->patch_depth);
-    }
-    d->groups = d->in_depth / d->patch_depth;
-    if (d->groups > 0 && d->out_depth % d->groups != 0) {
-      return errors::InvalidArgument(
-          "output depth must be evenly divisible by number of groups: ",
-          d->out_depth, " vs ", d->groups);
-    }
-    d->stride_rows = strides_[h];
-    d->stride_cols = strides_[w];
-    d->dilation_rows = dilations_[h];
-    d->dilation_cols = dilations_[w];
-    int64_t pad_bottom = 0, pad_right = 0;
-    d->pad_top = d->pad_left = 0;
-    if (padding_ == Padding::EXPLICIT) {
-      d->pad_top = explicit_paddings_[2 * h];
-      pad_bottom = explicit_paddings_[2 * h + 1];
-      d->pad_left = explicit_paddings_[2 * w];
-      pad_right = explicit_paddings_[2 * w + 1];
-    }
-    OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
-        d->in_rows, d->filter_rows, d->dilation_rows, d->stride_rows, padding_,
-        &d->out_rows, &d->pad_top, &pad_bottom));
-    OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
-        d->in_cols, d->filter_cols, d->dilation_cols, d->stride_cols, padding_,
-        &d->out_cols, &d->pad_left, &pad_right));
-    return OkStatus();
   }
+  const TensorFormat format = params.format;
+  const int h = FormatDimIndex(format, 'H');
+  const int w = FormatDimIndex(format, 'W');
+  d->batch = input.dim_size(FormatDimIndex(format, 'N'));
+  d->in_rows = input.dim_size(h);
+  d->in_cols = input.dim_size(w);
+  d->in_depth = input.dim_size(FormatDimIndex(format, 'C'));
+  d->filter_rows = filter.dim_size(0);
+  d->filter_cols = filter.dim_size(1);
+  d->patch_depth = filter.dim_size(2);
+  d->out_depth = filter.dim_size(3);
+  if (d->patch_depth <= 0) {
+    return errors::InvalidArgument(
+        "filter depth must be strictly positive, got ", d->patch_depth,
+        " in filter shape ", filter.shape().DebugString());
+  }
+  if (d->in_depth % d->patch_depth != 0) {
+    return errors::InvalidArgument(
+        "input depth must be evenly divisible by filter depth: ", d->in_depth,
+        " vs ", d->patch_depth);
+  }
+  d->groups = d->in_depth / d->patch_depth;
+  if (d->groups > 0 && d->out_depth % d->groups != 0) {
+    return errors::InvalidArgument(
+        "output depth must be evenly divisible by number of groups: ",
+        d->out_depth, " vs ", d->groups);
+  }
+  d->stride_rows = params.strides[h];
+  d->stride_cols = params.strides[w];
+  d->dilation_rows = params.dilations[h];
+  d->dilation_cols = params.dilations[w];
+  int64_t pad_bottom = 0, pad_right = 0;
+  d->pad_top = d->pad_left = 0;
+  if (params.padding == Padding::EXPLICIT) {
+    d->pad_top = params.explicit_paddings[2 * h];
+    pad_bottom = params.explicit_paddings[2 * h + 1];
+    d->pad_left = params.explicit_paddings[2 * w];
+    pad_right = params.explicit_paddings[2 * w + 1];
+  }
+  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+      d->in_rows, d->filter_rows, d->dilation_rows, d->stride_rows,
+      params.padding, &d->out_rows, &d->pad_top, &pad_bottom));
+  OPKIT_RETURN_IF_ERROR(GetWindowedOutputSizeVerbose(
+      d->in_cols, d->filter_cols, d->dilation_cols, d->stride_cols,
+      params.padding, &d->out_cols, &d->pad_left, &pad_right));
+  return OkStatus();
+}
 
-  // Requires NHWC, a non-empty output and ComputeDims' checks.
-  void Convolve(OpKernelContext* ctx, const ConvDims& d, const Tensor& input,
-                const Tensor& filter, Tensor* output) {
-    const auto& device = ctx->eigen_device<Eigen::ThreadPoolDevice>();
-    const int64_t positions = d.batch * d.out_rows * d.out_cols;
-    const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
-    T* out = output->flat<T>().data();
-    if (k == 0 || d.groups == 0) {
-      // An empty window, or an input without channels: every output is an
-      // empty sum.
-      std::fill(out, out + output->NumElements(), T(0));
+template <typename T>
+void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
+                  const Tensor& input, const Tensor& filter, Tensor* output,
+                  const ConvOutputBlockFn& on_block) {
+  using CT = ComputeType<T>;
+  using Matrix = Eigen::TensorMap<
+      Eigen::Tensor<CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Unaligned>;
+  using ConstMatrix = Eigen::TensorMap<
+      Eigen::Tensor<const CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Unaligned>;
+  const auto& device = ctx->eigen_device<Eigen::ThreadPoolDevice>();
+  const int64_t positions = d.batch * d.out_rows * d.out_cols;
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  T* out = output->flat<T>().data();
+  if (k == 0 || d.groups == 0) {
+    // An empty window, or an input without channels: every output is an
+    // empty sum.
+    std::fill(out, out + output->NumElements(), T(0));
+    if (on_block) on_block(0, positions);
+    return;
+  }
+  const int64_t group_out = d.out_depth / d.groups;
+  const T* in = input.flat<T>().data();
+
+  constexpr bool kSameType = std::is_same_v<T, CT>;
+  if constexpr (kSameType) {
+    if (d.groups == 1 && InputIsPatchMatrix(d)) {
+      ConstMatrix patches(in, positions, k);
+      ConstMatrix f(filter.flat<T>().data(), k, d.out_depth);
+      Matrix result(out, positions, d.out_depth);
+      result.device(device) = patches.contract(f, ContractDims());
+      if (on_block) on_block(0, positions);
       return;
     }
-    const int64_t group_out = d.out_depth / d.groups;
-    const T* in = input.flat<T>().data();
+  }
 
-    constexpr bool kSameType = std::is_same_v<T, CT>;
-    if constexpr (kSameType) {
-      if (d.groups == 1 && InputIsPatchMatrix(d)) {
-        ConstMatrix patches(in, positions, k);
-        ConstMatrix f(filter.flat<T>().data(), k, d.out_depth);
-        Matrix result(out, positions, d.out_depth);
-        result.device(device) = patches.contract(f, ContractDims());
-        return;
-      }
-    }
-
-    // The filter of each group as a contiguous [k, group_out] matrix in CT.
-    std::vector<CT> filter_ct;
-    const CT* filter_data = nullptr;
-    if (kSameType && d.groups == 1) {
-      filter_data = reinterpret_cast<const CT*>(filter.flat<T>().data());
-    } else {
-      filter_ct.resize(static_cast<size_t>(k * d.out_depth));
-      const T* f = filter.flat<T>().data();
-      for (int64_t g = 0; g < d.groups; ++g) {
-        CT* dst = filter_ct.data() + g * k * group_out;
-        for (int64_t r = 0; r < k; ++r) {
-          for (int64_t o = 0; o < group_out; ++o) {
-            dst[r * group_out + o] =
-                static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
-          }
+  // The filter of each group as a contiguous [k, group_out] matrix in CT.
+  std::vector<CT> filter_ct;
+  const CT* filter_data = nullptr;
+  if (kSameType && d.groups == 1) {
+    filter_data = reinterpret_cast<const CT*>(filter.flat<T>().data());
+  } else {
+    filter_ct.resize(static_cast<size_t>(k * d.out_depth));
+    const T* f = filter.flat<T>().data();
+    for (int64_t g = 0; g < d.groups; ++g) {
+      CT* dst = filter_ct.data() + g * k * group_out;
+      for (int64_t r = 0; r < k; ++r) {
+        for (int64_t o = 0; o < group_out; ++o) {
+          dst[r * group_out + o] =
+              static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
         }
       }
-      filter_data = filter_ct.data();
     }
+    filter_data = filter_ct.data();
+  }
 
-    const int64_t chunk_rows =
-        std::max<int64_t>(1, std::min(positions, kMaxPatchElements / k));
-    std::vector<CT> patches(static_cast<size_t>(chunk_rows * k));
-    // Results land in `out` directly unless they need converting or
-    // scattering into a group's columns.
-    const bool direct = kSameType && d.groups == 1;
-    std::vector<CT> result_buf;
-    if (!direct) result_buf.resize(static_cast<size_t>(chunk_rows * group_out));
+  const int64_t chunk_rows =
+      std::max<int64_t>(1, std::min(positions, kMaxPatchElements / k));
+  std::vector<CT> patches(static_cast<size_t>(chunk_rows * k));
+  // Results land in `out` directly unless they need converting or
+  // scattering into a group's columns.
+  const bool direct = kSameType && d.groups == 1;
+  std::vector<CT> result_buf;
+  if (!direct) result_buf.resize(static_cast<size_t>(chunk_rows * group_out));
 
-    for (int64_t p0 = 0; p0 < positions; p0 += chunk_rows) {
-      const int64_t rows = std::min(chunk_rows, positions - p0);
-      for (int64_t g = 0; g < d.groups; ++g) {
-        BuildPatches(ctx, d, in, p0, rows, g * d.patch_depth, patches.data());
-        ConstMatrix patch_matrix(patches.data(), rows, k);
-        ConstMatrix f(filter_data + g * k * group_out, k, group_out);
-        if (direct) {
-          Matrix result(reinterpret_cast<CT*>(out) + p0 * d.out_depth, rows,
-                        d.out_depth);
-          result.device(device) = patch_matrix.contract(f, ContractDims());
-          continue;
-        }
-        Matrix result(result_buf.data(), rows, group_out);
+  for (int64_t p0 = 0; p0 < positions; p0 += chunk_rows) {
+    const int64_t rows = std::min(chunk_rows, positions - p0);
+    for (int64_t g = 0; g < d.groups; ++g) {
+      BuildPatches(ctx, d, in, p0, rows, g * d.patch_depth, patches.data());
+      ConstMatrix patch_matrix(patches.data(), rows, k);
+      ConstMatrix f(filter_data + g * k * group_out, k, group_out);
+      if (direct) {
+        Matrix result(reinterpret_cast<CT*>(out) + p0 * d.out_depth, rows,
+                      d.out_depth);
         result.device(device) = patch_matrix.contract(f, ContractDims());
-        for (int64_t r = 0; r < rows; ++r) {
-          T* dst = out + (p0 + r) * d.out_depth + g * group_out;
-          const CT* src = result_buf.data() + r * group_out;
-          for (int64_t o = 0; o < group_out; ++o) dst[o] = static_cast<T>(src[o]);
-        }
+        continue;
+      }
+      Matrix result(result_buf.data(), rows, group_out);
+      result.device(device) = patch_matrix.contract(f, ContractDims());
+      for (int64_t r = 0; r < rows; ++r) {
+        T* dst = out + (p0 + r) * d.out_depth + g * group_out;
+        const CT* src = result_buf.data() + r * group_out;
+        for (int64_t o = 0; o < group_out; ++o) dst[o] = static_cast<T>(src[o]);
       }
     }
+    if (on_block) on_block(p0, rows);
   }
+}
 
-  static Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> ContractDims() {
-    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims;
-    dims[0] = Eigen::IndexPair<Eigen::DenseIndex>(1, 0);
-    return dims;
-  }
+template void LaunchConv2D<half>(OpKernelContext*, const Conv2DDims&,
+                                 const Tensor&, const Tensor&, Tensor*,
+                                 const ConvOutputBlockFn&);
+template void LaunchConv2D<bfloat16>(OpKernelContext*, const Conv2DDims&,
+                                     const Tensor&, const Tensor&, Tensor*,
+                                     const ConvOutputBlockFn&);
+template void LaunchConv2D<float>(OpKernelContext*, const Conv2DDims&,
+                                  const Tensor&, const Tensor&, Tensor*,
+                                  const ConvOutputBlockFn&);
+template void LaunchConv2D<double>(OpKernelContext*, const Conv2DDims&,
+                                   const Tensor&, const Tensor&, Tensor*,
+                                   const ConvOutputBlockFn&);
+template void LaunchConv2D<int32>(OpKernelContext*, const Conv2DDims&,
+                                  const Tensor&, const Tensor&, Tensor*,
+                                  const ConvOutputBlockFn&);
 
-  // Whether the row of output position p in the patch matrix is the input's
-  // slice [p*k, (p+1)*k): a 1x1 window moving one step at a time with no
-  // padding, or one window covering the whole unpadded image.
-  static bool InputIsPatchMatrix(const ConvDims& d) {
-    const bool no_padding = d.pad_top == 0 && d.pad_left == 0;
-    if (!no_padding) return false;
-    if (d.filter_rows == 1 && d.filter_cols == 1 && d.stride_rows == 1 &&
-        d.stride_cols == 1 && d.out_rows == d.in_rows &&
-        d.out_cols == d.in_cols) {
-      return true;
-    }
-    return d.out_rows == 1 && d.out_cols == 1 && d.filter_rows == d.in_rows &&
-           d.filter_cols == d.in_cols && d.dilation_rows == 1 &&
-           d.dilation_cols == 1;
-  }
-
-  // Fills rows [p0, p0 + rows) of the patch matrix for the group whose
-  // channels start at `channel0`. Row layout: (filter row, filter col,
-  // channel), matching the HWIO filter's row order.
-  static void BuildPatches(OpKernelContext* ctx, const ConvDims& d,
-                           const T* in, int64_t p0, int64_t rows,
-                           int64_t channel0, CT* patches) {
-    const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
-    auto fill = [&](int64_t first, int64_t last) {
-      for (int64_t r = first; r < last; ++r) {
-        const int64_t p = p0 + r;
-        const int64_t ow = p % d.out_cols;
-        const int64_t oh = (p / d.out_cols) % d.out_rows;
-        const int64_t n = p / (d.out_cols * d.out_rows);
-        CT* row = patches + r * k;
-        const int64_t h_origin = oh * d.stride_rows - d.pad_top;
-        const int64_t w_origin = ow * d.stride_cols - d.pad_left;
-        for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
-          const int64_t ih = h_origin + fh * d.dilation_rows;
-          for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
-            const int64_t iw = w_origin + fw * d.dilation_cols;
-            CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
-            if (ih < 0 || ih >= d.in_rows || iw < 0 || iw >= d.in_cols) {
-              std::fill(dst, dst + d.patch_depth, CT(0));
-              continue;
-            }
-            const T* src =
-                in + ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
-                channel0;
-            if constexpr (std::is_same_v<T, CT>) {
-              std::memcpy(dst, src, sizeof(T) * d.patch_depth);
-            } else {
-              for (int64_t c = 0; c < d.patch_depth; ++c) {
-                dst[c] = static_cast<CT>(src[c]);
-              }
-            }
-          }
-        }
-      }
-    };
-    Shard(ctx, rows, static_cast<double>(k), fill);
-  }
-
-  std::vector<int32> strides_;
-  std::vector<int32> dilations_;
-  Padding padding_ = Padding::VALID;
-  std::vector<int64_t> explicit_paddings_;
-  TensorFormat format_ = TensorFormat::kNHWC;
-};
+namespace {
 
 #define OPKIT_REGISTER_CONV2D(T)                                        \
   REGISTER_KERNEL_BUILDER(                                              \

@@ -304,5 +304,35 @@ TEST(NnOpsShapeTest, TopKV2ReplacesTheLastDimension) {
   INFER_ERROR("must be non-negative", op, "[5];[]");
 }
 
+// The fused ops take the shape of the op they start with; the args do not
+// change it.
+TEST(NnOpsShapeTest, FusedOps) {
+  ShapeInferenceTestOp conv("_FusedConv2D");
+  AddNodeAttr("padding", "VALID", &conv.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 1, 1, 1}, &conv.node_def);
+  AddNodeAttr("num_args", 1, &conv.node_def);
+  AddNodeAttr("T", DT_FLOAT, &conv.node_def);
+  INFER_OK(conv, "[1,5,5,3];[2,2,3,4];[4]", "[d0_0,4,4,d1_3]");
+  INFER_ERROR("Shape must be rank 4 but is rank 3", conv,
+              "[1,5,5];[2,2,3,4];[4]");
+
+  ShapeInferenceTestOp matmul("_FusedMatMul");
+  AddNodeAttr("num_args", 1, &matmul.node_def);
+  AddNodeAttr("T", DT_FLOAT, &matmul.node_def);
+  AddNodeAttr("transpose_b", true, &matmul.node_def);
+  INFER_OK(matmul, "[2,3];[5,3];[5]", "[d0_0,d1_0]");
+  INFER_ERROR("Dimensions must be equal, but are 3 and 4", matmul,
+              "[2,3];[5,4];[5]");
+
+  ShapeInferenceTestOp depthwise("_FusedDepthwiseConv2dNative");
+  AddNodeAttr("padding", "SAME", &depthwise.node_def);
+  AddNodeAttr("strides", std::vector<int32>{1, 2, 2, 1}, &depthwise.node_def);
+  AddNodeAttr("num_args", 1, &depthwise.node_def);
+  AddNodeAttr("T", DT_FLOAT, &depthwise.node_def);
+  // Output channels: input channels (3) times the multiplier (2).
+  INFER_OK(depthwise, "[1,5,5,3];[3,3,3,2];[6]", "[d0_0,3,3,6]");
+>>>>>>> wt-fused
+}
+
 }  // namespace
 }  // namespace opkit

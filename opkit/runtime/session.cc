@@ -9,6 +9,8 @@
 #include "opkit/op/op_registry.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/placer.h"
+#include "opkit/core/logging.h"
+#include "opkit/optimizer/graph_optimizer.h"
 
 namespace opkit {
 
@@ -43,6 +45,35 @@ StatusOr<std::shared_ptr<const Graph>> Session::BuildGraph(
   placer.kernel_registry = options_.kernel_registry;
   OPKIT_RETURN_IF_ERROR(PlaceGraph(graph.get(), {device_.get()}, placer));
   return std::shared_ptr<const Graph>(std::move(graph));
+}
+
+std::shared_ptr<const Graph> Session::GraphForSignature(
+    const ExecutorSignature& sig) {
+  if (!options_.optimize) return graph_;
+  GraphOptimizerOptions options;
+  options.feeds = sig.feeds;
+  options.fetches = sig.fetches;
+  options.targets = sig.targets;
+  options.op_registry = options_.op_registry;
+  options.kernel_registry = options_.kernel_registry;
+  options.device = device_.get();
+  GraphDef optimized;
+  Status s = OptimizeGraph(graph_def_, options, &optimized);
+  StatusOr<std::shared_ptr<const Graph>> built =
+      s.ok() ? BuildGraph(optimized)
+             : StatusOr<std::shared_ptr<const Graph>>(s);
+  if (!built.ok()) {
+    // A name the signature gets wrong (InvalidArgument) is reported by
+    // Executor::Create on the unoptimised graph, as without the optimizer.
+    if (built.status().code() == error::INVALID_ARGUMENT) {
+      VLOG(1) << "Not optimising: " << built.status().message();
+    } else {
+      LOG(WARNING) << "The graph optimizer failed; running the graph as it "
+                   << "is: " << built.status().message();
+    }
+    return graph_;
+  }
+  return std::move(built).value();
 }
 
 Status Session::Create(const GraphDef& graph) {
@@ -128,10 +159,17 @@ Status Session::Run(const RunOptions& run_options,
       eo.inter_op_threads = options_.inter_op_threads;
       eo.inter_op_pool = inter_op_pool_.get();
       eo.kernel_registry = options_.kernel_registry;
-      OPKIT_ASSIGN_OR_RETURN(
-          std::unique_ptr<Executor> created,
-          Executor::Create(graph_, {device_.get()}, sig, eo));
-      executor = std::move(created);
+      std::shared_ptr<const Graph> graph = GraphForSignature(sig);
+      StatusOr<std::unique_ptr<Executor>> created =
+          Executor::Create(graph, {device_.get()}, sig, eo);
+      if (!created.ok() && graph != graph_) {
+        // Whatever the optimised graph lacks, the graph as written decides.
+        LOG(WARNING) << "Running the graph unoptimised: its optimised form "
+                     << "could not be prepared: " << created.status().message();
+        created = Executor::Create(graph_, {device_.get()}, sig, eo);
+      }
+      if (!created.ok()) return created.status();
+      executor = std::move(created).value();
       executors_.emplace(key, executor);
     }
   }

@@ -56,6 +56,13 @@ struct SessionOptions {
   // Default timeout of every Run in milliseconds (TensorFlow's
   // ConfigProto.operation_timeout_in_ms); 0 means none. See RunOptions.
   int64_t operation_timeout_in_ms = 0;
+  // Rewrite the graph before it runs, once per (feeds, fetches, targets)
+  // signature: constant folding, Identity pruning and fusion into
+  // TensorFlow's fused ops (opkit/optimizer/graph_optimizer.h).
+  // TensorFlow's equivalent is grappler, configured by
+  // ConfigProto.graph_options.rewrite_options (RewriterConfig). When the
+  // optimizer fails, the graph runs as it is (the failure is logged).
+  bool optimize = true;
   // Registries; null means the global ones. Borrowed: must outlive the
   // session.
   const OpRegistryInterface* op_registry = nullptr;
@@ -133,6 +140,10 @@ class OPKIT_EXPORT Session {
   explicit Session(const SessionOptions& options);
   // Builds and places the graph of `def`.
   StatusOr<std::shared_ptr<const Graph>> BuildGraph(const GraphDef& def) const;
+  // The graph an executor for `sig` runs: graph_ optimised for `sig`, or
+  // graph_ itself when optimisation is off or fails.
+  std::shared_ptr<const Graph> GraphForSignature(const ExecutorSignature& sig)
+      OPKIT_REQUIRES(mu_);
 
   const SessionOptions options_;
   std::unique_ptr<Device> device_;

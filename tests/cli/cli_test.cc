@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -593,6 +594,31 @@ TEST_F(CliTest, RunJsonRepeatAndProfile) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+TEST_F(CliTest, RunOptimizesUnlessToldNot) {
+  const std::vector<std::string> base = {
+      "run",   Data("matmul_bias_relu.pbtxt"), "--feed", "x=" + Data("x_3x2_float32.npy"),
+      "--fetch", "y", "--profile", "--json"};
+  // relu(x @ w + b) for x = [[1, 0], [0, 1], [-1, 1]], w = [[1, -1], [2, 0.5]],
+  // b = [-1, 0.25], computed with numpy.
+  const json want = json::array({0.0, 0.0, 1.0, 0.75, 0.0, 1.75});
+  for (bool optimize : {true, false}) {
+    SCOPED_TRACE(optimize ? "optimized" : "--no-optimize");
+    std::vector<std::string> args = base;
+    if (!optimize) args.push_back("--no-optimize");
+    json j = ParseJson(Run(args));
+    EXPECT_EQ(j["fetches"][0]["values"], want);
+    std::map<std::string, std::string> ops;  // node -> op that ran
+    for (const json& p : j["profile"]) ops[p["node"]] = p["op"];
+    if (optimize) {
+      EXPECT_EQ(ops["y"], "_FusedMatMul");
+      EXPECT_EQ(ops.count("matmul"), 0u);
+    } else {
+      EXPECT_EQ(ops["y"], "Relu");
+      EXPECT_EQ(ops["matmul"], "MatMul");
+    }
+  }
 }
 
 // A version 1.0 .npy file of float32 values, written by hand.
