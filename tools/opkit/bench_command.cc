@@ -43,10 +43,10 @@ using nlohmann::json;
 // fail with a message, not exhaust memory).
 constexpr int64_t kMaxInputBytes = int64_t{1} << 32;
 
-// "%.3f" of a number of milliseconds.
-std::string Ms(double ms) {
+// `v` with `decimals` digits after the point.
+std::string Fixed(double v, int decimals) {
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.3f", ms);
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
   return buf;
 }
 
@@ -171,6 +171,8 @@ class BenchCommand : public Command {
                  "per op type (summed over its nodes, mean per run, with its share of the\n"
                  "summed node time), and the --top slowest nodes (default 10). Node times\n"
                  "come from the executor's step stats, collected in every timed run.\n"
+                 "Times print in us when the median run takes under 1 ms, in ms\n"
+                 "otherwise; --json always gives ms.\n"
                  "--threads sets the intra-op threads (Eigen, Shard), --inter-op-threads\n"
                  "the threads that run independent nodes (both default 1).\n"
                  "--trace FILE writes the timed runs as Chrome trace events (open the\n"
@@ -547,6 +549,11 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
     return kExitOk;
   }
 
+  // The text shows microseconds for a model that runs in under a
+  // millisecond (JSON is always in milliseconds).
+  const bool micro = latency.median < 1.0;
+  const std::string unit = micro ? "us" : "ms";
+  auto Ms = [micro](double ms) { return micro ? Fixed(ms * 1000, 1) : Fixed(ms, 3); };
   std::cout << "model: " << model_path_ << " (" << graph.num_nodes() << " nodes)\n";
   for (const Input& in : inputs) {
     std::cout << "input: " << in.name << " " << DataTypeString(in.dtype) << " "
@@ -558,17 +565,17 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
     std::vector<std::string> texts;
     for (double ms : warmup_ms) texts.push_back(Ms(ms));
     std::cout << "warm-up: " << warmup_ms.size() << (warmup_ms.size() == 1 ? " run" : " runs")
-              << " (" << StrJoin(texts, ", ") << " ms)\n";
+              << " (" << StrJoin(texts, ", ") << " " << unit << ")\n";
   }
   std::cout << "latency over " << run_ms.size() << (run_ms.size() == 1 ? " run" : " runs")
-            << " (ms): min " << Ms(latency.min) << ", median " << Ms(latency.median)
+            << " (" << unit << "): min " << Ms(latency.min) << ", median " << Ms(latency.median)
             << ", mean " << Ms(latency.mean) << ", p90 " << Ms(latency.p90) << ", max "
             << Ms(latency.max) << "\n";
 
   std::cout << "\ntime per op type (mean per run; share of the summed node time, "
-            << Ms(per_run_ms(node_ns)) << " ms):\n";
+            << Ms(per_run_ms(node_ns)) << " " << unit << "):\n";
   std::vector<std::vector<std::string>> table = {
-      {"op type", "nodes", "ms", "share", "ms per node"}};
+      {"op type", "nodes", unit, "share", unit + " per node"}};
   for (const auto& [op, ot] : op_rows) {
     table.push_back({op, std::to_string(ot.nodes), Ms(per_run_ms(ot.total_ns)),
                      Percent(share(ot.total_ns)),
@@ -578,7 +585,7 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
   if (top_ > 0) {
     std::cout << "\nslowest " << node_rows.size() << (node_rows.size() == 1 ? " node" : " nodes")
               << " (mean per run):\n";
-    table = {{"node", "op", "ms", "share"}};
+    table = {{"node", "op", unit, "share"}};
     for (const auto& [node, nt] : node_rows) {
       table.push_back({node, nt.op, Ms(per_run_ms(nt.total_ns)), Percent(share(nt.total_ns))});
     }
