@@ -1,15 +1,20 @@
 // The MobileNetV2 generator's graph, checked for structure without running
 // it (DepthwiseConv2dNative need not be registered): node counts per op,
-// the parameter count Keras reports for the same network, names and edges.
+// the parameter count Keras reports for the same network, names and edges;
+// and run once with each depthwise convolution swapped for the grouped
+// Conv2D it equals.
 #include "bench/models/mobilenet_v2.h"
 
+#include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "opkit/runtime/session.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -200,6 +205,57 @@ TEST(MobileNetV2Test, OptionsScaleTheNetwork) {
   const auto& shape = Find(g, kMobileNetV2Input)->attr().at("shape").shape();
   EXPECT_EQ(shape.dim(0).size(), 2);
   EXPECT_EQ(shape.dim(1).size(), 96);
+}
+
+// DepthwiseConv2dNative with channel multiplier 1 is Conv2D grouped by
+// channel, and its [3,3,C,1] filter has the same bytes as the [3,3,1,C]
+// filter of that Conv2D; so the graph runs on built-in ops with that swap,
+// which checks every other node's attrs and shapes for real.
+void DepthwiseToGroupedConv2D(GraphDef* g) {
+  std::map<std::string, NodeDef*> by_name;
+  for (NodeDef& n : *g->mutable_node()) by_name[n.name()] = &n;
+  for (NodeDef& n : *g->mutable_node()) {
+    if (n.op() != "DepthwiseConv2dNative") continue;
+    n.set_op("Conv2D");
+    TensorShapeProto* shape =
+        (*by_name[n.input(1)]->mutable_attr())["value"].mutable_tensor()->mutable_tensor_shape();
+    shape->mutable_dim(3)->set_size(shape->dim(2).size());
+    shape->mutable_dim(2)->set_size(1);
+  }
+}
+
+TEST(MobileNetV2Test, RunsWithDepthwiseAsGroupedConv2D) {
+  for (bool batch_norm : {true, false}) {
+    MobileNetV2Options options;
+    options.input_size = 64;
+    options.batch = 2;
+    options.batch_norm = batch_norm;
+    GraphDef g;
+    ASSERT_THAT(MakeMobileNetV2(options, &g), IsOk());
+    DepthwiseToGroupedConv2D(&g);
+    StatusOr<std::unique_ptr<Session>> session = Session::New();
+    ASSERT_THAT(session.status(), IsOk());
+    ASSERT_THAT((*session)->Create(g), IsOk());
+    Tensor image(DT_FLOAT, TensorShape({2, 64, 64, 3}));
+    for (int64_t i = 0; i < image.NumElements(); ++i) {
+      image.flat<float>()(i) = static_cast<float>(i % 17) / 8.0f - 1.0f;
+    }
+    std::vector<Tensor> out;
+    ASSERT_THAT((*session)->Run({{kMobileNetV2Input, image}}, {kMobileNetV2Output}, {}, &out),
+                IsOk());
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 1000}));
+    for (int b = 0; b < 2; ++b) {
+      double sum = 0;
+      for (int c = 0; c < 1000; ++c) {
+        const float p = out[0].matrix<float>()(b, c);
+        ASSERT_TRUE(std::isfinite(p)) << b << " " << c;
+        ASSERT_GE(p, 0.0f);
+        sum += p;
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-4);
+    }
+  }
 }
 
 TEST(MobileNetV2Test, BadOptionsNameTheField) {
