@@ -258,6 +258,35 @@ TEST_F(BenchCliTest, Errors) {
     }
   )pb");
   ExpectError(Run({"bench", unknown_rank}), "input 'x' has shape ?, with an unknown rank");
+  // A kernel error stops the benchmark at the run it happens in, and leaves
+  // no trace file behind.
+  const std::string fails = WriteFile("fails.pbtxt", R"pb(
+    node {
+      name: "x"
+      op: "Placeholder"
+      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: 2 } } } }
+    }
+    node {
+      name: "five"
+      op: "Const"
+      attr { key: "dtype" value { type: DT_INT32 } }
+      attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } }
+                                           int_val: 5 } } }
+    }
+    node {
+      name: "r"
+      op: "Reshape"
+      input: "x"
+      input: "five"
+      attr { key: "T" value { type: DT_FLOAT } }
+      attr { key: "Tshape" value { type: DT_INT32 } }
+    }
+  )pb");
+  ExpectError(Run({"bench", fails, "--trace", Path("fails.json")}),
+              "warm-up run 1 of 2 failed: ");
+  EXPECT_FALSE(FileExists(Path("fails.json")));
+  ExpectError(Run({"bench", fails, "--warmup", "0", "--runs", "3"}), "run 1 of 3 failed: ");
   CliResult r = Run({"bench", unknown_rank, "--input-shape", "x=3", "--runs", "1"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }

@@ -407,6 +407,10 @@ int BenchCommand::Run() {
     const auto end = std::chrono::steady_clock::now();
     if (!s.ok()) {
       if (progress) std::cerr << "\n";
+      if (trace.is_open()) {  // no half-written trace
+        trace.close();
+        std::remove(trace_path_.c_str());
+      }
       return ReportError(timed ? StrCat("run ", i - warmup_ + 1, " of ", runs_,
                                         " failed: ", s.message())
                                : StrCat("warm-up run ", i + 1, " of ", warmup_,
