@@ -33,6 +33,16 @@ endif()
 if(OPKIT_NATIVE AND OPKIT_HAS_MARCH_NATIVE)
   string(APPEND OPKIT_PLUGIN_CXXFLAGS " -march=native")
 endif()
+# A sanitized opkit (the asan and tsan presets) hands its sanitizers on: a
+# program or plugin linked against an instrumented libopkit_framework must
+# carry the same runtime, first in its library list (an uninstrumented
+# program that only inherits libasan through opkit's library crashes at
+# start-up).
+set(OPKIT_PLUGIN_SANITIZE_FLAGS "")
+foreach(san IN LISTS OPKIT_SANITIZE)
+  string(APPEND OPKIT_PLUGIN_SANITIZE_FLAGS " -fsanitize=${san}")
+endforeach()
+string(APPEND OPKIT_PLUGIN_CXXFLAGS "${OPKIT_PLUGIN_SANITIZE_FLAGS}")
 # The abseil libraries TensorFlow code expects next to TensorFlow (compat's
 # absl::Status interop, StrCat, Mutex, Time, flat_hash_map): opkit-config
 # and opkit.pc link them, as opkit::compat does for CMake users.
@@ -100,7 +110,7 @@ set(OPKIT_CONFIG_VERSION ${PROJECT_VERSION})
 set(OPKIT_CONFIG_PREFIX "# (build tree)")
 # Linker flags of a loadable op library; <LIBDIR> is the folder of
 # libopkit_framework.so.
-set(OPKIT_PLUGIN_LDFLAGS "-shared -L<LIBDIR> -Wl,-rpath,<LIBDIR> -lopkit_framework -lprotobuf ${OPKIT_PLUGIN_ABSL_LIBS}")
+set(OPKIT_PLUGIN_LDFLAGS "-shared${OPKIT_PLUGIN_SANITIZE_FLAGS} -L<LIBDIR> -Wl,-rpath,<LIBDIR> -lopkit_framework -lprotobuf ${OPKIT_PLUGIN_ABSL_LIBS}")
 string(REPLACE "<LIBDIR>" "$libdir" OPKIT_CONFIG_LDFLAGS "${OPKIT_PLUGIN_LDFLAGS}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/templates/opkit-config.in
   ${PROJECT_BINARY_DIR}/opkit-config.tmp @ONLY)

@@ -9,7 +9,7 @@ include(GoogleTest)
 # (release and sanitizers) on two cores. Two things keep that cheap without
 # changing what a test checks:
 # - Test code compiles at -O0 in every build: the library under test keeps
-#   its own optimisation (-O3 in release, -O1 under the sanitizers), and a
+#   its own optimisation (-O3 in release, -O0 under ASan, -O1 under TSan), and a
 #   test's own code (gtest macros, matchers, fixtures) gains nothing from
 #   optimising but compile time.
 # - Every test program reuses one precompiled header (opkit_test_pch in

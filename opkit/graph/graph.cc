@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <utility>
 
 #include "google/protobuf/io/tokenizer.h"
@@ -10,6 +11,7 @@
 #include "google/protobuf/text_format.h"
 #include "opkit/core/env.h"
 #include "opkit/core/errors.h"
+#include "opkit/graph/tfjs_model.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
 
@@ -92,8 +94,23 @@ Status ParseGraphDef(std::string_view data, GraphDef* graph_def) {
 }
 
 Status ReadGraphDefFromFile(const std::string& path, GraphDef* graph_def) {
+  return ReadGraphDefFromFile(path, graph_def, nullptr);
+}
+
+Status ReadGraphDefFromFile(const std::string& path, GraphDef* graph_def,
+                            TfjsSignature* signature) {
+  if (signature != nullptr) *signature = TfjsSignature();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // A folder is a TF.js model's (a SavedModel folder is not read here).
+    return ReadTfjsGraphModel(path, graph_def, signature);
+  }
   std::string data;
   OPKIT_RETURN_IF_ERROR(ReadFileToString(path, &data));
+  if (LooksLikeTfjsModelJson(data)) {
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    return ParseTfjsGraphModel(data, dir, path, graph_def, signature);
+  }
   Status s = ParseGraphDef(data, graph_def);
   if (!s.ok()) return errors::AppendToMessage(s, " (file ", path, ")");
   return OkStatus();

@@ -40,6 +40,7 @@
 namespace opkit {
 
 class OpRegistryInterface;
+struct TfjsSignature;
 
 // Parses a GraphDef from `data`: the protobuf text format when `data` looks
 // like text (printable characters only), the binary wire format otherwise.
@@ -51,9 +52,16 @@ OPKIT_EXPORT Status ParseGraphDefText(std::string_view text, GraphDef* graph_def
 OPKIT_EXPORT Status ParseGraphDefBinary(std::string_view bytes,
                                         GraphDef* graph_def);
 // Reads a file and parses it with ParseGraphDef. The file's errors (NotFound,
-// ...) as Env reports them.
+// ...) as Env reports them. A TensorFlow.js graph model is read too: a folder
+// holding model.json, or a file whose content is a JSON object (see
+// tfjs_model.h, ReadTfjsGraphModel).
 OPKIT_EXPORT Status ReadGraphDefFromFile(const std::string& path,
                                          GraphDef* graph_def);
+// The same, and when the file is a TF.js graph model, its signature (inputs
+// and outputs) in `*signature`; for other files `*signature` is cleared.
+OPKIT_EXPORT Status ReadGraphDefFromFile(const std::string& path,
+                                         GraphDef* graph_def,
+                                         TfjsSignature* signature);
 
 // One edge. A data edge connects output `src_output` of `src` to input
 // `dst_input` of `dst`; a control edge has both set to kControlSlot (-1).

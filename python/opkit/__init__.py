@@ -26,6 +26,7 @@ from opkit import kernels  # noqa: E402
 from opkit import sysconfig  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import Session  # noqa: E402
+from opkit.graph import load_graph  # noqa: E402
 
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).
@@ -53,5 +54,6 @@ def gradients(*args, **kwargs):
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
            "ResourceTensor",
+           "load_graph",
            "load_op_library", "unload_op_library", "RegisterGradient",
            "gradients"]

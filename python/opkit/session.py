@@ -5,8 +5,9 @@
         a, b = sess.run(["a:0", "b"], feed_dict={"x": x})   # a list
 
 The graph may be given as binary GraphDef bytes, protobuf text (str or
-bytes), a path to either, or any object with SerializeToString() (a GraphDef
-message). Tensor names without ":<index>" mean output 0. Feeds are converted
+bytes), a path to either or to a TensorFlow.js graph model (model.json or its
+folder), or any object with SerializeToString() (a GraphDef message, or what
+opkit.load_graph returns). Tensor names without ":<index>" mean output 0. Feeds are converted
 to the dtype of the Placeholder they feed when it has one.
 """
 
@@ -34,8 +35,8 @@ class Session:
         elif isinstance(graph_def, os.PathLike) or (
                 isinstance(graph_def, str) and "\n" not in graph_def
                 and "{" not in graph_def and os.path.exists(graph_def)):
-            with open(graph_def, "rb") as f:
-                data = f.read()
+            # GraphDef files and TF.js graph models (model.json or its folder).
+            data = _opkit._read_graph_file(os.fspath(graph_def))[0]
         elif isinstance(graph_def, str):
             data = graph_def.encode("utf-8")
         elif isinstance(graph_def, (bytes, bytearray, memoryview)):

@@ -1,6 +1,8 @@
 // opkit._opkit.Session: a GraphDef loaded into an opkit::Session and run
 // with numpy feeds. opkit/session.py adds the TensorFlow-style front
 // (fetch structures, feed conversion, context manager).
+// opkit._opkit._read_graph_file: a graph file (GraphDef or TF.js model) as
+// GraphDef bytes and its signature, for opkit.load_graph (opkit/graph.py).
 #include "common.h"
 
 #include <pybind11/pybind11.h>
@@ -12,7 +14,9 @@
 #include <vector>
 
 #include "bindings.h"
+#include "opkit/core/errors.h"
 #include "opkit/graph/graph.h"
+#include "opkit/graph/tfjs_model.h"
 #include "opkit/runtime/session.h"
 
 namespace py = pybind11;
@@ -87,9 +91,56 @@ class PySession {
   std::unique_ptr<Session> session_;
 };
 
+// [{"key", "name", "dtype" (DataType number), "shape" (list, -1 for an
+// unknown dimension; None for an unknown rank)}].
+py::list TensorInfosToPy(const std::vector<TfjsTensorInfo>& infos) {
+  py::list out;
+  for (const TfjsTensorInfo& t : infos) {
+    py::dict d;
+    d["key"] = t.key;
+    d["name"] = t.tensor_name;
+    d["dtype"] = static_cast<int>(t.dtype);
+    if (t.shape.unknown_rank()) {
+      d["shape"] = py::none();
+    } else {
+      py::list dims;
+      for (const auto& dim : t.shape.dim()) dims.append(dim.size());
+      d["shape"] = dims;
+    }
+    out.append(d);
+  }
+  return out;
+}
+
+// (serialized GraphDef, info dict) for ReadGraphDefFromFile(path).
+py::tuple ReadGraphFile(const std::string& path) {
+  GraphDef graph_def;
+  TfjsSignature signature;
+  Status status;
+  {
+    py::gil_scoped_release release;
+    status = ReadGraphDefFromFile(path, &graph_def, &signature);
+  }
+  ThrowIfError(status);
+  std::string bytes;
+  if (!graph_def.SerializeToString(&bytes)) {
+    ThrowIfError(errors::InvalidArgument(
+        "The graph read from '", path, "' is ", graph_def.ByteSizeLong(),
+        " bytes; a GraphDef can be passed on only up to 2 GiB"));
+  }
+  py::dict info;
+  info["inputs"] = TensorInfosToPy(signature.inputs);
+  info["outputs"] = TensorInfosToPy(signature.outputs);
+  info["format"] = signature.format;
+  info["generated_by"] = signature.generated_by;
+  info["converted_by"] = signature.converted_by;
+  return py::make_tuple(py::bytes(bytes), info);
+}
+
 }  // namespace
 
 void BindSession(py::module_& m) {
+  m.def("_read_graph_file", &ReadGraphFile, py::arg("path"));
   py::class_<PySession>(m, "_Session")
       .def(py::init<const py::bytes&>(), py::arg("graph_def"))
       .def("feed_dtype", &PySession::FeedDtype)

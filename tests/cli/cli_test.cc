@@ -759,5 +759,42 @@ TEST_F(CliTest, CompatIncompatible) {
   ExpectError(Run({"compat", dir_ + "/old.pbtxt", Data("ops_v1.pbtxt")}), "old.pbtxt");
 }
 
+// testdata/tfjs_matmul_relu is matmul_relu.pbtxt as a TF.js graph model
+// (w uint8-quantised; see make_fixtures.py), so it gives the same values.
+TEST_F(CliTest, RunTfjsModelFetchesItsSignatureOutputs) {
+  for (const std::string& model : {Data("tfjs_matmul_relu"), Data("tfjs_matmul_relu/model.json")}) {
+    Result r = Run({"run", model, "--feed", "x=" + Data("x_3x2_float32.npy")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("y:0: float32 [3,2]\n"));
+    // x @ w = [[1, -1], [2, 0.5], [1, 1.5]]; relu as for matmul_relu.pbtxt.
+    EXPECT_THAT(r.out, HasSubstr("[[ 1.  0.]\n [ 2. 0.5]\n [ 1. 1.5]]"));
+    EXPECT_EQ(r.err, "");
+  }
+  json j = ParseJson(Run({"run", Data("tfjs_matmul_relu"), "--feed",
+                          "x=" + Data("x_3x2_float32.npy"), "--fetch", "matmul", "--json"}));
+  EXPECT_EQ(j["fetches"][0]["name"], "matmul");
+  EXPECT_EQ(j["fetches"][0]["values"], json::array({1.0, -1.0, 2.0, 0.5, 1.0, 1.5}));
+
+  Result r = Run({"shapes", Data("tfjs_matmul_relu"), "--feed-shape", "x=[5,2]"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("w (Const): [2,2]\n"));
+  EXPECT_THAT(r.out, HasSubstr("y (Relu): [5,2]\n"));
+}
+
+TEST_F(CliTest, RunTfjsModelErrors) {
+  // A model.json whose shard is missing: one line naming the shard.
+  std::string text = ReadAll(Data("tfjs_matmul_relu/model.json"));
+  ASSERT_FALSE(text.empty());
+  OPKIT_ASSERT_OK(WriteStringToFile(dir_ + "/model.json", text));
+  ExpectError(Run({"run", dir_, "--feed", "x=" + Data("x_3x2_float32.npy"), "--fetch", "y"}),
+              "cannot read weight shard 'group1-shard1of1.bin'");
+  // Without --fetch the model must load to give its outputs; else usage.
+  ExpectUsage(Run({"run", dir_, "--feed", "x=" + Data("x_3x2_float32.npy")}),
+              "--fetch NAME or --target NAME");
+  // Bad JSON: the parser's position.
+  OPKIT_ASSERT_OK(WriteStringToFile(dir_ + "/model.json", "{\"modelTopology\": ["));
+  ExpectError(Run({"shapes", dir_ + "/model.json"}), "not valid JSON (at byte");
+}
+
 }  // namespace
 }  // namespace opkit

@@ -25,6 +25,7 @@
 #include "opkit/core/str_util.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/shape_refiner.h"
+#include "opkit/graph/tfjs_model.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/session.h"
 #include "opkit/tensor/numeric_types.h"
@@ -224,12 +225,14 @@ class RunCommand : public Command {
  public:
   RunCommand()
       : Command({"run",
-                 "opkit run GRAPH [--feed NAME=FILE.npy]... (--fetch NAME | --target NAME)...\n"
+                 "opkit run GRAPH [--feed NAME=FILE.npy]... [--fetch NAME | --target NAME]...\n"
                  "                [--out DIR] [--repeat N] [--profile] [--threads N] "
                  "[--timeout MS]\n"
                  "                [--json]",
                  "Run a GraphDef with .npy inputs and print or save the fetched tensors.",
-                 "GRAPH is a GraphDef in protobuf text or binary format. NAME is a tensor\n"
+                 "GRAPH is a GraphDef in protobuf text or binary format, or a TensorFlow.js\n"
+                 "graph model (its model.json, or the folder holding it); without --fetch\n"
+                 "or --target a TF.js model fetches its signature's outputs. NAME is a tensor\n"
                  "name, 'node' or 'node:index'. Feeds are .npy files (format 1.0-3.0,\n"
                  "C order, little- or big-endian; bool, int8-64, uint8-64, float16/32/64,\n"
                  "complex64/128). Without --out each fetched tensor is printed (large ones\n"
@@ -240,7 +243,7 @@ class RunCommand : public Command {
                  "--profile reports per-node times, summed over the runs, largest first.\n"
                  "--timeout MS stops a run that takes longer (a while loop that never\n"
                  "ends) with an error instead of waiting forever.",
-                 "GRAPH (a GraphDef file, .pbtxt or .pb)"}) {}
+                 "GRAPH (a GraphDef file, .pbtxt or .pb, or a TF.js model.json)"}) {}
 
   void AddOptions(CLI::App& app) override {
     app.add_option("GRAPH", graph_path_, "a GraphDef file")->required();
@@ -261,8 +264,20 @@ class RunCommand : public Command {
   }
 
   int Run() override {
+    GraphDef graph;
+    bool graph_read = false;
     if (fetches_.empty() && targets_.empty()) {
-      return UsageError("give at least one --fetch NAME or --target NAME");
+      // A TF.js model's signature names its outputs; fetch those.
+      TfjsSignature signature;
+      Status s = ReadGraphDefFromFile(graph_path_, &graph, &signature);
+      graph_read = s.ok();
+      if (s.ok() && signature.outputs.empty()) s = errors::NotFound("no signature outputs");
+      if (!s.ok()) {
+        return UsageError(
+            "give at least one --fetch NAME or --target NAME (only a TF.js model "
+            "with a signature can do without)");
+      }
+      for (const TfjsTensorInfo& t : signature.outputs) fetches_.push_back(t.tensor_name);
     }
     std::vector<std::pair<std::string, Tensor>> feeds;
     for (const std::string& f : feeds_) {
@@ -273,8 +288,7 @@ class RunCommand : public Command {
       if (!t.ok()) return ReportError(StrCat("--feed ", f, ": ", t.status().message()));
       feeds.emplace_back(TensorName(name), *std::move(t));
     }
-    GraphDef graph;
-    Status s = ReadGraphDefFromFile(graph_path_, &graph);
+    Status s = graph_read ? OkStatus() : ReadGraphDefFromFile(graph_path_, &graph);
     if (!s.ok()) {
       return ReportError(StrCat("cannot read GraphDef '", graph_path_, "': ", s.message()));
     }
@@ -438,7 +452,7 @@ class ShapesCommand : public Command {
                  "SHAPE pins a tensor's shape: [1,?,3] (? or -1: unknown dimension),\n"
                  "[] (a scalar), ? or * (unknown rank). Output: one line per node,\n"
                  "'name (Op): shape, shape...'.",
-                 "GRAPH (a GraphDef file, .pbtxt or .pb)"}) {}
+                 "GRAPH (a GraphDef file, .pbtxt or .pb, or a TF.js model.json)"}) {}
 
   void AddOptions(CLI::App& app) override {
     app.add_option("GRAPH", graph_path_, "a GraphDef file")->required();

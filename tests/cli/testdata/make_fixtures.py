@@ -18,3 +18,8 @@ with open("v3_float32.npy", "wb") as f:
     np.lib.format.write_array(f, np.arange(4, dtype=np.float32), version=(3, 0))
 np.save("limit_5.npy", np.int32(5))
 np.save("limit_max.npy", np.int32(2**31 - 1))
+# tfjs_matmul_relu/: matmul_relu.pbtxt's w = [[1, -1], [2, 0.5]] as a TF.js
+# uint8-quantised weight (scale 0.5, min -1: q = (w + 1) / 0.5); model.json
+# is hand-written.
+w = np.array([[1, -1], [2, 0.5]], dtype=np.float32)
+((w + 1) / 0.5).astype("<u1").tofile("tfjs_matmul_relu/group1-shard1of1.bin")
