@@ -173,6 +173,18 @@ TEST_F(BenchCliTest, FetchPicksWhatRunsAndWhichInputsAreNeeded) {
   EXPECT_EQ(j["op_types"][0]["op"], "Const");
 }
 
+TEST_F(BenchCliTest, TfjsModelFetchesItsSignatureOutputs) {
+  const std::string model = std::string(OPKIT_CLI_TESTDATA) + "/tfjs_matmul_relu";
+  CliResult r = Run({"bench", model, "--input-shape", "x=4,2", "--runs", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = ParseJson(r.out);
+  EXPECT_EQ(j["fetches"], json::array({"y:0"}));
+  EXPECT_EQ(j["inputs"][0]["shape"], json::array({4, 2}));
+  std::set<std::string> ops;
+  for (const json& op : j["op_types"]) ops.insert(op["op"].get<std::string>());
+  EXPECT_EQ(ops, (std::set<std::string>{"Const", "MatMul", "Relu"}));
+}
+
 TEST_F(BenchCliTest, UsesKernelsOfALoadedLibrary) {
   const std::string graph = WriteFile("zero_out.pbtxt", R"pb(
     node {

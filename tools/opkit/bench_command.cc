@@ -26,6 +26,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
 #include "opkit/graph/graph.h"
+#include "opkit/graph/tfjs_model.h"
 #include "opkit/runtime/session.h"
 #include "opkit/tensor/numeric_types.h"
 #include "opkit/tensor/tensor.h"
@@ -160,12 +161,13 @@ class BenchCommand : public Command {
                  "[--warmup N]\n"
                  "                  [--top N] [--seed N] [--trace FILE] [--json]",
                  "Time a model: latency statistics, time per op type, slowest nodes.",
-                 "MODEL is a GraphDef (.pbtxt or .pb). Every Placeholder the fetched\n"
+                 "MODEL is a GraphDef (.pbtxt or .pb) or a TF.js graph model (its\n"
+                 "model.json, or the folder holding it). Every Placeholder the fetched\n"
                  "tensors depend on is fed random values of its dtype and shape (reals in\n"
                  "[-1, 1), integers in [0, 8)); a dimension the graph leaves unknown comes\n"
                  "from --input-shape NAME=1,224,224,3 (or NAME=[1,224,224,3]). Without\n"
-                 "--fetch, the graph's sinks (nodes none of whose outputs is consumed)\n"
-                 "are fetched.\n"
+                 "--fetch, a TF.js model's signature outputs are fetched, or else the\n"
+                 "graph's sinks (nodes none of whose outputs is consumed).\n"
                  "After --warmup runs (default 2, not counted), --runs runs (default 50)\n"
                  "are timed: the min, median, mean, p90 and max latency of a run, the time\n"
                  "per op type (summed over its nodes, mean per run, with its share of the\n"
@@ -178,7 +180,7 @@ class BenchCommand : public Command {
                  "--trace FILE writes the timed runs as Chrome trace events (open the\n"
                  "file in https://ui.perfetto.dev or chrome://tracing): one event per\n"
                  "node per run, on the thread that ran it.",
-                 "MODEL (a GraphDef file, .pbtxt or .pb)"}) {}
+                 "MODEL (a GraphDef file, .pbtxt or .pb, or a TF.js model.json)"}) {}
 
   void AddOptions(CLI::App& app) override {
     app.add_option("MODEL", model_path_, "a GraphDef file")->required();
@@ -334,7 +336,8 @@ int BenchCommand::Run() {
   Status s = ParseInputShapes(&shapes, &usage);
   if (!s.ok()) return usage ? UsageError(s.message()) : ReportError(s);
   GraphDef graph_def;
-  s = ReadGraphDefFromFile(model_path_, &graph_def);
+  TfjsSignature signature;
+  s = ReadGraphDefFromFile(model_path_, &graph_def, &signature);
   if (!s.ok()) {
     return ReportError(StrCat("cannot read GraphDef '", model_path_, "': ", s.message()));
   }
@@ -344,9 +347,13 @@ int BenchCommand::Run() {
         StrCat("invalid graph '", model_path_, "': ", graph.status().message()));
   }
 
-  // Fetch the sinks: nodes with outputs, none of them consumed.
+  // Fetch what --fetch names, else a TF.js model's signature outputs, else
+  // the sinks: nodes with outputs, none of them consumed.
   std::vector<std::string> fetches;
   for (const std::string& f : fetches_) fetches.push_back(TensorName(f));
+  if (fetches.empty()) {
+    for (const TfjsTensorInfo& t : signature.outputs) fetches.push_back(TensorName(t.tensor_name));
+  }
   if (fetches.empty()) {
     for (int id = 0; id < (*graph)->num_nodes(); ++id) {
       const Node& node = (*graph)->node(id);
