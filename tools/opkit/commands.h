@@ -69,6 +69,8 @@ std::unique_ptr<Command> MakeLoadCommand();
 // In graph_commands.cc.
 std::unique_ptr<Command> MakeRunCommand();
 std::unique_ptr<Command> MakeShapesCommand();
+// In bench_command.cc.
+std::unique_ptr<Command> MakeBenchCommand();
 
 // Loads each library with LoadOpLibrary; the first failure is returned
 // with the loader's message.
@@ -93,6 +95,15 @@ std::string ValueText(const AttrValue& value);
 
 // "[1,?,3]", "[]" or "?" (unknown rank).
 std::string ShapeText(const PartialTensorShape& shape);
+
+// Normalizes a tensor name: "x" becomes "x:0"; "x:1" stays.
+std::string TensorName(const std::string& name);
+
+// A shape as users write it: "[2,3]", "[]", "[1,?,3]", "?" ... (the shape
+// shorthand of ParseAttrValue). InvalidArgument naming the option `flag`
+// otherwise.
+Status ParseShapeText(std::string_view flag, std::string_view text,
+                      PartialTensorShape* out);
 
 }  // namespace cli
 }  // namespace opkit

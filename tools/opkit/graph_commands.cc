@@ -33,6 +33,7 @@
 #include "opkit/tensor/types.h"
 #include "tools/opkit/commands.h"
 #include "tools/opkit/npy.h"
+#include "tools/opkit/profile.h"
 
 namespace opkit {
 namespace cli {
@@ -125,27 +126,8 @@ json ElementJson(const Tensor& t, int64_t i) {
   }
 }
 
-// Normalizes "x" to "x:0"; "x:1" stays.
-std::string TensorName(const std::string& name) {
-  return name.find(':') == std::string::npos ? name + ":0" : name;
-}
-
 std::string TensorShapeText(const TensorShape& s) {
   return ShapeText(PartialTensorShape(s));
-}
-
-// Redraws only when the shown percentage changes, so that a million fast
-// runs do not spend their time writing to the terminal.
-void ProgressBar(int64_t done, int64_t total) {
-  constexpr int64_t width = 30;
-  static int64_t last_percent = -1;
-  const int64_t percent = total > 0 ? done * 100 / total : 100;
-  if (percent == last_percent && done != total) return;
-  last_percent = percent;
-  const int64_t filled = total > 0 ? done * width / total : width;
-  std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.')
-            << "] " << done << "/" << total << std::flush;
-  if (done == total) std::cerr << "\n";
 }
 
 Status MakeDir(const std::string& dir) {
@@ -158,18 +140,6 @@ Status MakeDir(const std::string& dir) {
     return errors::InvalidArgument("cannot create the --out directory '", dir,
                                    "': ", std::strerror(errno));
   }
-  return OkStatus();
-}
-
-// A shape as users write it: "[2,3]", "[]", "[1,?,3]", "?" ... (the shape
-// shorthand of ParseAttrValue). InvalidArgument naming `flag` otherwise.
-Status ParseShapeText(std::string_view flag, std::string_view text,
-                      PartialTensorShape* out) {
-  AttrValue value;
-  Status s = ParseAttrValue("shape", text, AttrTextSyntax::kShorthand, &value);
-  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape ", s.message());
-  s = PartialTensorShape::FromProto(value.shape(), out);
-  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape '", text, "': ", s.message());
   return OkStatus();
 }
 
@@ -250,13 +220,6 @@ json TensorToJson(const Tensor& tensor) {
 }
 
 // --- run ------------------------------------------------------------------
-
-// Per-node time summed over the runs.
-struct NodeTime {
-  std::string op;
-  int64_t count = 0;
-  int64_t total_ns = 0;
-};
 
 class RunCommand : public Command {
  public:
@@ -351,7 +314,7 @@ class RunCommand : public Command {
     const bool progress = !json_ && repeat_ > 1 && (progress_ || isatty(2));
     std::vector<Tensor> outputs;
     double total_ms = 0, min_ms = 0;
-    std::map<std::string, NodeTime> profile;
+    NodeProfile profile;
     for (int64_t i = 0; i < repeat_; ++i) {
       RunMetadata metadata;
       outputs.clear();
@@ -365,23 +328,15 @@ class RunCommand : public Command {
       const double ms = std::chrono::duration<double, std::milli>(end - start).count();
       total_ms += ms;
       min_ms = i == 0 ? ms : std::min(min_ms, ms);
-      for (const NodeExecStats& st : metadata.step_stats) {
-        NodeTime& nt = profile[st.node_name];
-        nt.op = st.op;
-        ++nt.count;
-        nt.total_ns += std::max<int64_t>(0, st.end_ns - st.start_ns);
-      }
+      AddStepStats(metadata.step_stats, &profile);
       if (progress) ProgressBar(i + 1, repeat_);
     }
     if (outputs.size() != fetch_names.size()) {
       return ReportError(StrCat("the session returned ", outputs.size(), " tensors for ",
                                 fetch_names.size(), " fetches"));
     }
-    std::vector<std::pair<std::string, NodeTime>> rows(profile.begin(), profile.end());
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-      return a.second.total_ns > b.second.total_ns;
-    });
-    return Report(outputs, total_ms / static_cast<double>(repeat_), min_ms, rows);
+    return Report(outputs, total_ms / static_cast<double>(repeat_), min_ms,
+                  SortByTotalTime(profile));
   }
 
  private:
@@ -574,6 +529,23 @@ class ShapesCommand : public Command {
 
 std::unique_ptr<Command> MakeRunCommand() { return std::make_unique<RunCommand>(); }
 std::unique_ptr<Command> MakeShapesCommand() { return std::make_unique<ShapesCommand>(); }
+
+// Normalizes "x" to "x:0"; "x:1" stays.
+std::string TensorName(const std::string& name) {
+  return name.find(':') == std::string::npos ? name + ":0" : name;
+}
+
+// A shape as users write it: "[2,3]", "[]", "[1,?,3]", "?" ... (the shape
+// shorthand of ParseAttrValue). InvalidArgument naming `flag` otherwise.
+Status ParseShapeText(std::string_view flag, std::string_view text,
+                      PartialTensorShape* out) {
+  AttrValue value;
+  Status s = ParseAttrValue("shape", text, AttrTextSyntax::kShorthand, &value);
+  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape ", s.message());
+  s = PartialTensorShape::FromProto(value.shape(), out);
+  if (!s.ok()) return errors::InvalidArgument("--", flag, " shape '", text, "': ", s.message());
+  return OkStatus();
+}
 
 std::string ShapeText(const PartialTensorShape& shape) {
   if (shape.unknown_rank()) return "?";
