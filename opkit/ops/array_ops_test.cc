@@ -446,7 +446,6 @@ TEST(ArrayOpsShapeTest, ExtractImagePatches) {
   INFER_ERROR("ksizes attribute to contain 4 values", op, "[1,4,4,1]");
   op = make({1, 1, 1, 1}, {2, 1, 1, 1}, {1, 1, 1, 1}, "VALID");
   INFER_ERROR("only supported across rows and cols", op, "[1,4,4,1]");
->>>>>>> wt-spatial
 }
 
 }  // namespace

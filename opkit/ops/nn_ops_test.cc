@@ -331,7 +331,6 @@ TEST(NnOpsShapeTest, FusedOps) {
   AddNodeAttr("T", DT_FLOAT, &depthwise.node_def);
   // Output channels: input channels (3) times the multiplier (2).
   INFER_OK(depthwise, "[1,5,5,3];[3,3,3,2];[6]", "[d0_0,3,3,6]");
->>>>>>> wt-fused
 }
 
 }  // namespace
