@@ -67,6 +67,9 @@ struct ConvKey {
   }
 };
 
+// A primitive made for one ConvKey and the filter reordered for it. The
+// const members are set once; the reordered filter changes under `mu`.
+// Shared by the calls of one kernel instance, from any thread.
 struct ConvPrimitive {
   ConvPrimitive(dnnl::convolution_forward::primitive_desc pd_in,
                 dnnl::memory::desc user_weights_in)
@@ -96,6 +99,10 @@ struct ConvDims {
   int64_t pad_top, pad_bottom, pad_left, pad_right;
 };
 
+// Conv2D (depthwise = false) or DepthwiseConv2dNative (true), plain or
+// _Fused. Thread-safe: Compute keeps per-call state on the stack, and the
+// caches are guarded (SmallCache, ConvPrimitive::mu); a primitive runs with
+// a scratchpad of each call's own.
 class OneDnnConvOp : public OpKernel {
  public:
   OneDnnConvOp(OpKernelConstruction* ctx, bool depthwise)

@@ -33,6 +33,7 @@ struct MatMulKey {
   }
 };
 
+// Immutable once made; shared by the calls of one kernel instance.
 struct MatMulPrimitive {
   explicit MatMulPrimitive(dnnl::matmul::primitive_desc pd_in)
       : pd(std::move(pd_in)), prim(pd) {}
@@ -40,6 +41,8 @@ struct MatMulPrimitive {
   const dnnl::matmul prim;
 };
 
+// MatMul or _FusedMatMul. Thread-safe as OneDnnConvOp: per-call state on
+// the stack, the primitive cache guarded, a scratchpad per call.
 class OneDnnMatMulOp : public OpKernel {
  public:
   explicit OneDnnMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
