@@ -524,6 +524,42 @@ TEST_F(OneDnnKernelsTest, AChangedFilterAlwaysTakesEffect) {
   }
 }
 
+// A filter read from a resource variable, as a model's weights are: an
+// update swaps a new buffer into the variable, so the next read misses the
+// cache and the update takes effect.
+TEST_F(OneDnnKernelsTest, AnUpdatedVariableFilterTakesEffect) {
+  const EagerAttrs attrs = ConvAttrs({"SAME", 1, 1}, "NHWC");
+  const Tensor input = Random(TensorShape({1, 8, 8, 32}), 1.f, &rng_);
+  const Tensor first = Random(TensorShape({3, 3, 32, 32}), 1.f, &rng_);
+  const Tensor second = Random(TensorShape({3, 3, 32, 32}), 1.f, &rng_);
+  const Tensor expected_first = RunOk("Conv2D", {input, first}, attrs);
+  const Tensor expected_second = RunOk("Conv2D", {input, second}, attrs);
+  Load();
+  const Tensor handle =
+      RunOk("VarHandleOp", {},
+            {{"dtype", Attr(DT_FLOAT)},
+             {"shape", Attr(PartialTensorShape({3, 3, 32, 32}))},
+             {"shared_name", Attr(std::string("onednn_filter"))}});
+  const EagerAttrs dtype = {{"dtype", Attr(DT_FLOAT)}};
+  std::vector<Tensor> none;
+  ASSERT_THAT(ctx_->Run("AssignVariableOp", {handle, first}, dtype, &none), IsOk());
+  for (int i = 0; i < 2; ++i) {
+    ExpectNear(RunOk("Conv2D", {input, RunOk("ReadVariableOp", {handle}, dtype)}, attrs),
+               expected_first);
+  }
+  ASSERT_THAT(ctx_->Run("AssignVariableOp", {handle, second}, dtype, &none), IsOk());
+  ExpectNear(RunOk("Conv2D", {input, RunOk("ReadVariableOp", {handle}, dtype)}, attrs),
+             expected_second);
+  // AssignAddVariableOp: second + second.
+  ASSERT_THAT(ctx_->Run("AssignAddVariableOp", {handle, second}, dtype, &none), IsOk());
+  Tensor doubled(DT_FLOAT, second.shape());
+  for (int64_t i = 0; i < second.NumElements(); ++i) {
+    static_cast<float*>(doubled.data())[i] = 2 * Data(second)[i];
+  }
+  ExpectNear(RunOk("Conv2D", {input, RunOk("ReadVariableOp", {handle}, dtype)}, attrs),
+             RunOk("Conv2D", {input, doubled}, attrs));
+}
+
 TEST_F(OneDnnKernelsTest, ConcurrentCallsWithDifferentFiltersAndShapes) {
   const EagerAttrs attrs = ConvAttrs({"SAME", 2, 1}, "NHWC");
   std::vector<Tensor> inputs, filters, expected;
