@@ -30,6 +30,19 @@ opkit --load "$zero_out" ops 'ZeroOut*'
 if [ -f "$blas" ]; then opkit load "$blas"; fi
 opkit shapes tests/cli/testdata/matmul_relu.pbtxt --feed-shape 'x=[8,2]'
 
+# A whole model timed with the built-in kernels, then with oneDNN's kernels
+# for its convolution and product loaded from a library, nothing rebuilt
+# (tests/examples/onednn_kernels_test.cc checks that their outputs agree).
+onednn="$b/examples/onednn_kernels/onednn_kernels.so"
+if [ -f "$onednn" ]; then
+  # libgomp's idle threads spin by default, which on a 2-core machine slows
+  # everything else down (examples/onednn_kernels/README.md).
+  export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
+  model=tests/cli/testdata/conv_dense.pbtxt
+  opkit bench "$model" --input-shape x=64,8,8,3 --runs 30 --top 2
+  opkit --load "$onednn" bench "$model" --input-shape x=64,8,8,3 --runs 30 --top 2
+fi
+
 if [ -f "$b/python/opkit/__init__.py" ]; then
   extra=()
   if [ -f "$blas" ]; then extra=("$blas"); fi

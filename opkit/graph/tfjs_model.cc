@@ -30,6 +30,7 @@
 #include "opkit/core/env.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
+#include "opkit/core/statusor.h"
 #include "opkit/tensor/numeric_types.h"
 #include "opkit/tensor/types.h"
 
@@ -425,6 +426,70 @@ Status ExpandPrelu(const NodeDef& prelu, const std::string& source,
   return OkStatus();
 }
 
+// The converter also fuses a Prelu into a fused convolution or product:
+// _FusedConv2D / _FusedDepthwiseConv2dNative / _FusedMatMul with fused_ops
+// [..., "Prelu"] and alpha as the last arg. TensorFlow's kernels take no
+// Prelu, so the node is split: N/prelu_input keeps the op without the Prelu
+// (its other fused ops stay; with none left it becomes the plain op), and
+// the Prelu is expanded after it under the name N. True when `n` was split
+// (its nodes appended to `out`).
+StatusOr<bool> SplitFusedPrelu(const NodeDef& n, const std::string& source,
+                               std::unordered_set<std::string>* names,
+                               std::vector<NodeDef>* out) {
+  static const char* const kFused[][2] = {
+      {"_FusedConv2D", "Conv2D"},
+      {"_FusedDepthwiseConv2dNative", "DepthwiseConv2dNative"},
+      {"_FusedMatMul", "MatMul"}};
+  const char* plain = nullptr;
+  for (const auto& f : kFused) {
+    if (n.op() == f[0]) plain = f[1];
+  }
+  if (plain == nullptr) return false;
+  auto ops = n.attr().find("fused_ops");
+  if (ops == n.attr().end() || ops->second.list().s_size() == 0 ||
+      ops->second.list().s(ops->second.list().s_size() - 1) != "Prelu") {
+    return false;
+  }
+  std::vector<std::string> data, control;
+  for (const std::string& in : n.input()) {
+    (!in.empty() && in[0] == '^' ? control : data).push_back(in);
+  }
+  if (data.size() < 3) {
+    return errors::InvalidArgument(
+        source, ": node '", n.name(), "' (", n.op(),
+        ") fuses a Prelu but has no alpha input (", data.size(),
+        " data inputs)");
+  }
+  NodeDef base = n;
+  base.set_name(UniqueName(n.name() + "/prelu_input", names));
+  base.clear_input();
+  for (size_t i = 0; i + 1 < data.size(); ++i) base.add_input(data[i]);
+  for (const std::string& c : control) base.add_input(c);
+  auto* list = (*base.mutable_attr())["fused_ops"].mutable_list();
+  list->mutable_s()->RemoveLast();
+  if (list->s_size() == 0) {
+    base.set_op(plain);
+    for (const char* attr : {"fused_ops", "num_args", "epsilon",
+                             "leakyrelu_alpha"}) {
+      base.mutable_attr()->erase(attr);
+    }
+  } else {
+    (*base.mutable_attr())["num_args"].set_i(
+        static_cast<int64_t>(data.size()) - 3);
+  }
+  NodeDef prelu;
+  prelu.set_name(n.name());
+  prelu.set_op("Prelu");
+  prelu.set_device(n.device());
+  prelu.add_input(base.name());
+  prelu.add_input(data.back());
+  auto t = n.attr().find("T");
+  if (t != n.attr().end()) (*prelu.mutable_attr())["T"] = t->second;
+  out->push_back(std::move(base));
+  OPKIT_RETURN_IF_ERROR(ExpandPrelu(prelu, source, names, out));
+  return true;
+}
+
 // Op renames and expansions of Note [TF.js graph models].
 Status MapConverterOps(GraphDef* graph_def, const std::string& source) {
   for (FunctionDef& f : *graph_def->mutable_library()->mutable_function()) {
@@ -437,6 +502,9 @@ Status MapConverterOps(GraphDef* graph_def, const std::string& source) {
   for (NodeDef& n : *graph_def->mutable_node()) {
     if (n.op() == "FusedDepthwiseConv2dNative") n.set_op("_FusedDepthwiseConv2dNative");
     has_prelu |= n.op() == "Prelu";
+    auto ops = n.attr().find("fused_ops");
+    has_prelu |= ops != n.attr().end() && ops->second.list().s_size() > 0 &&
+                 ops->second.list().s(ops->second.list().s_size() - 1) == "Prelu";
     names.insert(n.name());
   }
   if (!has_prelu) return OkStatus();
@@ -445,9 +513,11 @@ Status MapConverterOps(GraphDef* graph_def, const std::string& source) {
   for (NodeDef& n : *graph_def->mutable_node()) {
     if (n.op() == "Prelu") {
       OPKIT_RETURN_IF_ERROR(ExpandPrelu(n, source, &names, &nodes));
-    } else {
-      nodes.push_back(std::move(n));
+      continue;
     }
+    OPKIT_ASSIGN_OR_RETURN(bool split,
+                           SplitFusedPrelu(n, source, &names, &nodes));
+    if (!split) nodes.push_back(std::move(n));
   }
   graph_def->clear_node();
   for (NodeDef& n : nodes) *graph_def->add_node() = std::move(n);

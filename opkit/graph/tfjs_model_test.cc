@@ -387,6 +387,53 @@ TEST_F(TfjsModelTest, PreluBecomesReluSubMulAddV2) {
   EXPECT_EQ(out[0].flat<float>()(2), -1.0f);
 }
 
+// fuse_prelu.py folds a Prelu into a fused op: _FusedMatMul with fused_ops
+// [BiasAdd, Prelu] and alpha as its second arg. The loader splits it into
+// the _FusedMatMul [BiasAdd] and the Prelu expansion named like the node.
+TEST_F(TfjsModelTest, PreluFusedIntoAFusedOpIsSplitOff) {
+  Json nodes = Json::array();
+  nodes.push_back({{"name", "x"}, {"op", "Placeholder"}, {"attr", {{"dtype", FloatAttr()}}}});
+  nodes.push_back(ConstNode("w", "DT_FLOAT", {2, 2}));
+  nodes.push_back(ConstNode("b", "DT_FLOAT", {2}));
+  nodes.push_back(ConstNode("alpha", "DT_FLOAT", {2}));
+  nodes.push_back({{"name", "m"}, {"op", "_FusedMatMul"},
+                   {"input", {"x", "w", "b", "alpha"}},
+                   {"attr", {{"T", FloatAttr()},
+                             {"num_args", {{"i", "2"}}},
+                             {"fused_ops", {{"list", {{"s", {"Qmlhc0FkZA==", "UHJlbHU="}}}}}}}}});
+  Json model = {{"format", "graph-model"},
+                {"modelTopology", {{"node", nodes}}},
+                {"weightsManifest",
+                 Json::array({{{"paths", {"a.bin"}},
+                               {"weights", {{{"name", "w"}, {"shape", {2, 2}}, {"dtype", "float32"}},
+                                            {{"name", "b"}, {"shape", {2}}, {"dtype", "float32"}},
+                                            {{"name", "alpha"}, {"shape", {2}}, {"dtype", "float32"}}}}}})}};
+  // w = identity, b = [-1, 1], alpha = [0.5, 0.25].
+  const std::string path = Write(
+      model, {{"a.bin", Bytes(std::vector<float>{1, 0, 0, 1, -1, 1, 0.5f, 0.25f})}});
+  GraphDef def;
+  OPKIT_ASSERT_OK(ReadTfjsGraphModel(path, &def, nullptr));
+  std::vector<std::string> ops;
+  for (const NodeDef& n : def.node()) ops.push_back(n.name() + "=" + n.op());
+  EXPECT_THAT(ops, ElementsAre("x=Placeholder", "w=Const", "b=Const", "alpha=Const",
+                               "m/prelu_input=_FusedMatMul", "m/relu=Relu",
+                               "m/negative=Sub", "m/scaled=Mul", "m=AddV2"));
+  EXPECT_EQ(def.node(4).attr().at("num_args").i(), 1);
+  EXPECT_EQ(def.node(4).attr().at("fused_ops").list().s_size(), 1);
+  Tensor x(DT_FLOAT, TensorShape({1, 2}));
+  x.flat<float>()(0) = -3;
+  x.flat<float>()(1) = -3;
+  auto session = Session::New(SessionOptions());
+  OPKIT_ASSERT_OK(session.status());
+  OPKIT_ASSERT_OK((*session)->Create(def));
+  std::vector<Tensor> out;
+  OPKIT_ASSERT_OK((*session)->Run({{"x:0", x}}, {"m:0"}, {}, &out));
+  // x @ I + b = [-4, -2]; prelu with alpha [0.5, 0.25] = [-2, -0.5].
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].flat<float>()(0), -2.0f);
+  EXPECT_EQ(out[0].flat<float>()(1), -0.5f);
+}
+
 TEST_F(TfjsModelTest, FusedDepthwiseConvIsRenamedAndFusedOpsStay) {
   Json nodes = Json::array();
   nodes.push_back({{"name", "d"}, {"op", "FusedDepthwiseConv2dNative"}, {"input", {"x", "f", "b"}}});

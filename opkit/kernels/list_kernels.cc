@@ -197,7 +197,7 @@ class EmptyTensorListOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 max_num_elements;
+    int32 max_num_elements = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "max_num_elements",
                                     &max_num_elements));
     OP_REQUIRES(ctx, max_num_elements >= -1,
@@ -222,7 +222,7 @@ class TensorListReserveOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 num_elements;
+    int32 num_elements = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "num_elements", &num_elements));
     OP_REQUIRES(ctx, num_elements >= 0,
                 errors::InvalidArgument(
@@ -329,7 +329,7 @@ class TensorListGetItemOp : public OpKernel {
     const TensorList* list = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
     OP_REQUIRES_OK(ctx, CheckDtype(*list, element_dtype_));
-    int32 index;
+    int32 index = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     OP_REQUIRES(ctx, index >= 0 && index < size,
@@ -371,7 +371,7 @@ class TensorListSetItemOp : public OpKernel {
     const TensorList* in = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
     OP_REQUIRES_OK(ctx, CheckDtype(*in, element_dtype_));
-    int32 index;
+    int32 index = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
     const int64_t size = static_cast<int64_t>(in->tensors.size());
     OP_REQUIRES(ctx, index >= 0 && index < size,
@@ -461,7 +461,7 @@ class TensorListResizeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const TensorList* in = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
-    int32 size;
+    int32 size = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "size", &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument(

@@ -140,6 +140,9 @@ TEST_F(ListKernelsTest, BadInputsAreErrors) {
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("Trying to access element 5")));
   EXPECT_THAT(Run("TensorListLength", {F32({1})}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("variant tensor")));
+  Tensor empty_variant(DT_VARIANT, TensorShape({}));
+  EXPECT_THAT(Run("TensorListLength", {empty_variant}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("to be a TensorList")));
   EXPECT_THAT(Run("TensorListReserve", {I32({2}), Scalar(-3)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),

@@ -258,7 +258,7 @@ class TensorArrayOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("tensor_array_name", &name_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 size;
+    int32 size = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 0, "size", &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument("Size should be >= 0."));
@@ -292,7 +292,7 @@ class TensorArrayWriteOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
-    int32 index;
+    int32 index = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
     OP_REQUIRES_OK(ctx, ta->Write(index, ctx->input(2)));
     SetFlowOut(ctx, 0);
@@ -308,7 +308,7 @@ class TensorArrayReadOp : public OpKernel {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
     OP_REQUIRES_OK(ctx, CheckDtype(*ta, dtype_, "TensorArrayRead"));
-    int32 index;
+    int32 index = 0;
     OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
     Tensor value;
     OP_REQUIRES_OK(ctx, ta->Read(index, &value));
@@ -415,7 +415,7 @@ class TensorArrayConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
     OP_REQUIRES_OK(ctx, CheckDtype(*ta, dtype_, "TensorArrayConcat"));
     OP_REQUIRES_OK(ctx, CheckCopyable(dtype_));
-    int32 size;
+    int32 size = 0;
     OP_REQUIRES_OK(ctx, ta->Size(&size));
     std::vector<Tensor> values(static_cast<size_t>(size));
     Tensor* lengths = nullptr;
@@ -507,7 +507,7 @@ class TensorArraySizeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
-    int32 size;
+    int32 size = 0;
     OP_REQUIRES_OK(ctx, ta->Size(&size));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));

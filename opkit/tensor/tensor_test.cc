@@ -59,8 +59,8 @@ TEST(TensorTest, EveryDtypeWithStorageAllocates) {
   for (DataType dt : BaseTypes()) {
     Tensor t;
     Status s = Tensor::Allocate(dt, shape, &t);
-    // Resource tensors hold ResourceHandle objects.
-    if (!HasElementStorage(dt) && dt != DT_RESOURCE) {
+    // Resource and variant tensors hold ResourceHandle and Variant objects.
+    if (!HasElementStorage(dt) && dt != DT_RESOURCE && dt != DT_VARIANT) {
       EXPECT_THAT(s, StatusIs(error::INVALID_ARGUMENT,
                               HasSubstr(DataTypeString(dt))))
           << DataTypeString(dt);
@@ -75,6 +75,7 @@ TEST(TensorTest, EveryDtypeWithStorageAllocates) {
         << DataTypeString(dt);
     const size_t elem = dt == DT_STRING     ? sizeof(tstring)
                         : dt == DT_RESOURCE ? sizeof(ResourceHandle)
+                        : dt == DT_VARIANT  ? sizeof(Variant)
                                             : DataTypeSize(dt);
     EXPECT_EQ(t.TotalBytes(), 15 * elem) << DataTypeString(dt);
     EXPECT_GE(t.AllocatedBytes(), t.TotalBytes());

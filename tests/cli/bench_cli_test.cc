@@ -42,7 +42,7 @@ class BenchCliTest : public ::opkit::testing::CliRunnerTest {
 
 TEST_F(BenchCliTest, PrintsLatencyAndTables) {
   CliResult r = Run({"bench", kModel, "--input-shape", "x=2,8,8,3", "--runs", "5", "--warmup",
-                     "1", "--top", "3"});
+                     "1", "--top", "3", "--no-optimize"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");  // no progress bar: stderr is no terminal
   EXPECT_THAT(r.out, HasSubstr("input: x float [2,8,8,3]"));
@@ -67,9 +67,22 @@ TEST_F(BenchCliTest, PrintsLatencyAndTables) {
   EXPECT_EQ(std::count(slowest.begin(), slowest.end(), '\n'), 5) << slowest;
 }
 
+// By default the graph optimizer runs first, as in `opkit run`: the
+// convolution, its bias and its Relu are timed as one _FusedConv2D.
+TEST_F(BenchCliTest, TimesTheOptimizedGraphByDefault) {
+  CliResult r = Run({"bench", kModel, "--input-shape", "x=2,8,8,3", "--runs", "3", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = ParseJson(r.out);
+  std::map<std::string, int> nodes;
+  for (const json& op : j["op_types"]) nodes[op["op"]] = op["nodes"];
+  EXPECT_EQ(nodes["_FusedConv2D"], 1) << r.out;
+  EXPECT_EQ(nodes.count("BiasAdd"), 0u) << r.out;
+  EXPECT_EQ(nodes.count("Relu"), 0u) << r.out;
+}
+
 TEST_F(BenchCliTest, JsonHasEveryNumber) {
   CliResult r = Run({"bench", kModel, "--input-shape", "x=[2,8,8,3]", "--runs", "4", "--top",
-                     "2", "--threads", "2", "--json"});
+                     "2", "--threads", "2", "--json", "--no-optimize"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = ParseJson(r.out);
   EXPECT_EQ(j["model"], kModel);
@@ -130,7 +143,7 @@ TEST_F(BenchCliTest, JsonHasEveryNumber) {
 TEST_F(BenchCliTest, TraceHasOneEventPerNodePerRun) {
   const std::string trace = Path("trace.json");
   CliResult r = Run({"bench", kModel, "--input-shape", "x=1,8,8,3", "--runs", "3",
-                     "--inter-op-threads", "2", "--trace", trace});
+                     "--inter-op-threads", "2", "--trace", trace, "--no-optimize"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("trace: " + trace));
   json j = ParseJson(ReadAll(trace));

@@ -199,6 +199,8 @@ class BenchCommand : public Command {
     AddFlag(app, "progress", &progress_,
             "show a progress bar even when stderr is not a terminal");
     AddFlag(app, "json", &json_, "print the results as JSON");
+    AddFlag(app, "no-optimize", &no_optimize_,
+            "time the graph as it is, without the graph optimizer");
   }
 
   int Run() override;
@@ -228,6 +230,7 @@ class BenchCommand : public Command {
   std::string trace_path_;
   bool progress_ = false;
   bool json_ = false;
+  bool no_optimize_ = false;
 };
 
 Status BenchCommand::ParseInputShapes(std::map<std::string, PartialTensorShape>* shapes,
@@ -391,6 +394,7 @@ int BenchCommand::Run() {
   SessionOptions options;
   options.intra_op_threads = static_cast<int>(threads_);
   options.inter_op_threads = static_cast<int>(inter_op_threads_);
+  options.optimize = !no_optimize_;
   StatusOr<std::unique_ptr<Session>> session = Session::New(options);
   if (!session.ok()) return ReportError(session.status());
   s = (*session)->Create(graph_def);
