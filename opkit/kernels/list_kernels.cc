@@ -16,6 +16,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
+#include "opkit/kernels/array_kernel_util.h"
 
 namespace opkit {
 
@@ -44,12 +45,15 @@ Status GetInputList(OpKernelContext* ctx, int index, const TensorList** list) {
 
 namespace {
 
+using internal::CopyElements;
+using internal::ReadIndexScalar;
+using internal::SetZero;
+
 // A tensor of `dtype` and `shape` whose elements are zero (empty strings).
 Status Zeros(DataType dtype, const TensorShape& shape, Tensor* out) {
   OPKIT_RETURN_IF_ERROR(Tensor::Allocate(dtype, shape, out));
-  if (DataTypeCanUseMemcpy(dtype) && out->TotalBytes() > 0) {
-    std::memset(out->data(), 0, out->TotalBytes());
-  }
+  // Strings start empty; other objects (variants) have no zero.
+  if (DataTypeCanUseMemcpy(dtype)) SetZero(out);
   return OkStatus();
 }
 
@@ -80,19 +84,6 @@ Status CheckItemShape(const TensorList& list, const Tensor& item) {
         "element shape: ", item.shape().DebugString(),
         " list shape: ", list.element_shape.DebugString());
   }
-  return OkStatus();
-}
-
-// A scalar int32 input.
-Status ScalarInt32(OpKernelContext* ctx, int index, const char* what,
-                   int32* out) {
-  const Tensor& t = ctx->input(index);
-  if (t.dtype() != DT_INT32 || t.NumElements() != 1) {
-    return errors::InvalidArgument(what, " must be a scalar int32, got a ",
-                                   DataTypeString(t.dtype()), " tensor of shape ",
-                                   t.shape().DebugString());
-  }
-  *out = t.flat<int32>()(0);
   return OkStatus();
 }
 
@@ -146,22 +137,6 @@ Status ResolveElementShape(const TensorList& list,
   return OkStatus();
 }
 
-// Copies element `src` (which has `bytes` bytes) into the `dst`-th slot
-// of `out`'s first dimension.
-void CopyElement(const Tensor& src, Tensor* out, int64_t dst) {
-  const int64_t n = src.NumElements();
-  if (n == 0) return;
-  if (out->dtype() == DT_STRING) {
-    const tstring* from = src.flat<tstring>().data();
-    tstring* to = out->flat<tstring>().data() + dst * n;
-    for (int64_t i = 0; i < n; ++i) to[i] = from[i];
-  } else {
-    const size_t bytes = src.TotalBytes();
-    std::memcpy(static_cast<char*>(out->data()) + dst * bytes, src.data(),
-                bytes);
-  }
-}
-
 // Stacks the elements at `positions` of `list` into [positions.size()] +
 // element shape; unset elements read as zeros.
 Status StackElements(const TensorList& list, const PartialTensorShape& given,
@@ -186,7 +161,10 @@ Status StackElements(const TensorList& list, const PartialTensorShape& given,
   OPKIT_RETURN_IF_ERROR(Zeros(list.element_dtype, shape, out));
   for (size_t k = 0; k < positions.size(); ++k) {
     const Tensor& t = list.tensors[positions[k]];
-    if (t.IsInitialized()) CopyElement(t, out, static_cast<int64_t>(k));
+    if (t.IsInitialized()) {
+      CopyElements(t, 0, out, static_cast<int64_t>(k) * t.NumElements(),
+                   t.NumElements());
+    }
   }
   return OkStatus();
 }
@@ -197,16 +175,15 @@ class EmptyTensorListOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 max_num_elements = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "max_num_elements",
-                                    &max_num_elements));
+    int64_t max_num_elements = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "max_num_elements", /*allow_one_element=*/true, &max_num_elements));
     OP_REQUIRES(ctx, max_num_elements >= -1,
                 errors::InvalidArgument(
                     "max_num_elements must be non-negative or -1 (no limit), "
                     "got ", max_num_elements));
     TensorList list;
     list.element_dtype = element_dtype_;
-    list.max_num_elements = max_num_elements;
+    list.max_num_elements = static_cast<int>(max_num_elements);
     OP_REQUIRES_OK(ctx, ElementShapeInput(ctx, 0, &list.element_shape));
     SetOutputList(ctx, 0, std::move(list));
   }
@@ -222,8 +199,8 @@ class TensorListReserveOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 num_elements = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "num_elements", &num_elements));
+    int64_t num_elements = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "num_elements", /*allow_one_element=*/true, &num_elements));
     OP_REQUIRES(ctx, num_elements >= 0,
                 errors::InvalidArgument(
                     "The num_elements to reserve must be a non negative "
@@ -329,8 +306,8 @@ class TensorListGetItemOp : public OpKernel {
     const TensorList* list = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
     OP_REQUIRES_OK(ctx, CheckDtype(*list, element_dtype_));
-    int32 index = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
+    int64_t index = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "index", /*allow_one_element=*/true, &index));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     OP_REQUIRES(ctx, index >= 0 && index < size,
                 errors::InvalidArgument("Trying to access element ", index,
@@ -371,8 +348,8 @@ class TensorListSetItemOp : public OpKernel {
     const TensorList* in = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
     OP_REQUIRES_OK(ctx, CheckDtype(*in, element_dtype_));
-    int32 index = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
+    int64_t index = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "index", /*allow_one_element=*/true, &index));
     const int64_t size = static_cast<int64_t>(in->tensors.size());
     OP_REQUIRES(ctx, index >= 0 && index < size,
                 errors::InvalidArgument("Trying to modify element ", index,
@@ -461,8 +438,8 @@ class TensorListResizeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const TensorList* in = nullptr;
     OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &in));
-    int32 size = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "size", &size));
+    int64_t size = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "size", /*allow_one_element=*/true, &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument(
                     "TensorListSlice expects size to be non-negative. Got: ",

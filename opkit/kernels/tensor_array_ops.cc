@@ -18,11 +18,16 @@
 #include "opkit/core/str_util.h"
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
+#include "opkit/kernels/array_kernel_util.h"
 #include "opkit/kernel/resource_handle_op.h"
 #include "opkit/resource/resource_mgr.h"
 
 namespace opkit {
 namespace {
+
+using internal::CopyElements;
+using internal::ReadIndexScalar;
+using internal::SetZero;
 
 class TensorArray : public ResourceBase {
  public:
@@ -43,14 +48,14 @@ class TensorArray : public ResourceBase {
 
   DataType dtype() const { return dtype_; }
 
-  Status Size(int32* size) {
+  Status Size(int64_t* size) {
     mutex_lock l(mu_);
     OPKIT_RETURN_IF_ERROR(CheckOpen());
-    *size = static_cast<int32>(values_.size());
+    *size = static_cast<int64_t>(values_.size());
     return OkStatus();
   }
 
-  Status Write(int32 index, const Tensor& value) {
+  Status Write(int64_t index, const Tensor& value) {
     mutex_lock l(mu_);
     OPKIT_RETURN_IF_ERROR(CheckOpen());
     if (value.dtype() != dtype_) {
@@ -99,7 +104,7 @@ class TensorArray : public ResourceBase {
     return OkStatus();
   }
 
-  Status Read(int32 index, Tensor* out) {
+  Status Read(int64_t index, Tensor* out) {
     mutex_lock l(mu_);
     OPKIT_RETURN_IF_ERROR(CheckOpen());
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
@@ -147,9 +152,8 @@ class TensorArray : public ResourceBase {
 
   Status Zeros(const TensorShape& shape, Tensor* out) const {
     OPKIT_RETURN_IF_ERROR(Tensor::Allocate(dtype_, shape, out));
-    if (DataTypeCanUseMemcpy(dtype_) && out->TotalBytes() > 0) {
-      std::memset(out->data(), 0, out->TotalBytes());
-    }
+    // Strings start empty; other objects (variants) have no zero.
+    if (DataTypeCanUseMemcpy(dtype_)) SetZero(out);
     return OkStatus();
   }
 
@@ -193,18 +197,6 @@ Status GetTensorArray(OpKernelContext* ctx, core::RefCountPtr<TensorArray>* ta) 
   return OkStatus();
 }
 
-Status ScalarInt32(OpKernelContext* ctx, int index, const char* what,
-                   int32* out) {
-  const Tensor& t = ctx->input(index);
-  if (t.dtype() != DT_INT32 || t.NumElements() != 1) {
-    return errors::InvalidArgument(what, " must be a scalar int32, got a ",
-                                   DataTypeString(t.dtype()), " tensor of shape ",
-                                   t.shape().DebugString());
-  }
-  *out = t.flat<int32>()(0);
-  return OkStatus();
-}
-
 Status CheckDtype(const TensorArray& ta, DataType dtype, const char* op) {
   if (ta.dtype() != dtype) {
     return errors::InvalidArgument(op, " TensorArray dtype is ",
@@ -213,23 +205,6 @@ Status CheckDtype(const TensorArray& ta, DataType dtype, const char* op) {
                                    DataTypeString(dtype), ".");
   }
   return OkStatus();
-}
-
-// A copy of `src` into the rows [row, row + src.dim0) of `out`'s first
-// dimension (same dtype; `src` has the shape of one row when
-// `src_is_row`).
-void CopyRows(const Tensor& src, Tensor* out, int64_t first_element) {
-  const int64_t n = src.NumElements();
-  if (n == 0) return;
-  if (out->dtype() == DT_STRING) {
-    const tstring* from = src.flat<tstring>().data();
-    tstring* to = out->flat<tstring>().data() + first_element;
-    for (int64_t i = 0; i < n; ++i) to[i] = from[i];
-  } else {
-    const size_t elem = src.TotalBytes() / static_cast<size_t>(n);
-    std::memcpy(static_cast<char*>(out->data()) + first_element * elem,
-                src.data(), src.TotalBytes());
-  }
 }
 
 Status CheckCopyable(DataType dtype) {
@@ -258,8 +233,8 @@ class TensorArrayOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("tensor_array_name", &name_));
   }
   void Compute(OpKernelContext* ctx) override {
-    int32 size = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 0, "size", &size));
+    int64_t size = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(0), "size", /*allow_one_element=*/true, &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument("Size should be >= 0."));
     static std::atomic<int64_t> counter{0};
@@ -267,7 +242,8 @@ class TensorArrayOp : public OpKernel {
         StrCat(name_.empty() ? "_tensor_array" : name_, "_",
                counter.fetch_add(1, std::memory_order_relaxed));
     ResourceHandle handle = MakePerStepResourceHandle<TensorArray>(ctx, name);
-    auto* ta = new TensorArray(name, dtype_, element_shape_, size,
+    auto* ta = new TensorArray(name, dtype_, element_shape_,
+                               static_cast<int32>(size),
                                dynamic_size_, clear_after_read_,
                                identical_element_shapes_);
     OP_REQUIRES_OK(ctx, CreateResource(ctx, handle, ta));
@@ -292,8 +268,8 @@ class TensorArrayWriteOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
-    int32 index = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
+    int64_t index = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "index", /*allow_one_element=*/true, &index));
     OP_REQUIRES_OK(ctx, ta->Write(index, ctx->input(2)));
     SetFlowOut(ctx, 0);
   }
@@ -308,8 +284,8 @@ class TensorArrayReadOp : public OpKernel {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
     OP_REQUIRES_OK(ctx, CheckDtype(*ta, dtype_, "TensorArrayRead"));
-    int32 index = 0;
-    OP_REQUIRES_OK(ctx, ScalarInt32(ctx, 1, "index", &index));
+    int64_t index = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(1), "index", /*allow_one_element=*/true, &index));
     Tensor value;
     OP_REQUIRES_OK(ctx, ta->Read(index, &value));
     ctx->set_output(0, std::move(value));
@@ -363,7 +339,9 @@ class TensorArrayGatherOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     const int64_t per = element.num_elements();
-    for (int64_t i = 0; i < n; ++i) CopyRows(values[i], out, i * per);
+    for (int64_t i = 0; i < n; ++i) {
+      CopyElements(values[i], 0, out, i * per, values[i].NumElements());
+    }
   }
 
  private:
@@ -415,7 +393,7 @@ class TensorArrayConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
     OP_REQUIRES_OK(ctx, CheckDtype(*ta, dtype_, "TensorArrayConcat"));
     OP_REQUIRES_OK(ctx, CheckCopyable(dtype_));
-    int32 size = 0;
+    int64_t size = 0;
     OP_REQUIRES_OK(ctx, ta->Size(&size));
     std::vector<Tensor> values(static_cast<size_t>(size));
     Tensor* lengths = nullptr;
@@ -446,7 +424,7 @@ class TensorArrayConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     int64_t at = 0;
     for (const Tensor& v : values) {
-      CopyRows(v, out, at);
+      CopyElements(v, 0, out, at, v.NumElements());
       at += v.NumElements();
     }
   }
@@ -507,11 +485,11 @@ class TensorArraySizeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     core::RefCountPtr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, GetTensorArray(ctx, &ta));
-    int32 size = 0;
+    int64_t size = 0;
     OP_REQUIRES_OK(ctx, ta->Size(&size));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
-    out->scalar<int32>()() = size;
+    out->scalar<int32>()() = static_cast<int32>(size);
   }
 };
 
