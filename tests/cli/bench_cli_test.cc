@@ -1,5 +1,7 @@
 // `opkit bench`, run as a user runs it: the latency and op-type tables, the
-// JSON fields, the Chrome trace (parsed back), --load, and the errors.
+// JSON fields, the Chrome trace (parsed back), --load (before the command:
+// the model needs the library; after it: the built-in kernels compared with
+// the library's), and the errors.
 // testdata/conv_dense.pbtxt (Conv2D, BiasAdd, Relu, Reshape, MatMul, Mean)
 // is the model; graphs for the error cases are written by the tests.
 #include <map>
@@ -199,6 +201,7 @@ TEST_F(BenchCliTest, TfjsModelFetchesItsSignatureOutputs) {
 }
 
 TEST_F(BenchCliTest, UsesKernelsOfALoadedLibrary) {
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_ZERO_OUT_LIB);
   const std::string graph = WriteFile("zero_out.pbtxt", R"pb(
     node {
       name: "x"
@@ -316,11 +319,119 @@ TEST_F(BenchCliTest, Errors) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// --- bench MODEL --load LIB: built-in, loaded, unloaded ---------------------------
+
+const std::string kMatMulRelu = std::string(OPKIT_CLI_TESTDATA) + "/matmul_relu.pbtxt";
+
+TEST_F(BenchCliTest, LoadComparesTheLibrarysKernelsWithTheBuiltInOnes) {
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_PRIORITY_MATMUL_LIB);
+  // priority_matmul's MatMul (a loop, priority 1) wins while loaded; on
+  // these small values it computes the same products. --no-optimize keeps
+  // MatMul apart from the Relu after it.
+  const std::vector<std::string> args = {"bench", kMatMulRelu, "--input-shape", "x=4,2",
+                                         "--runs", "3", "--warmup", "1", "--no-optimize",
+                                         "--load", OPKIT_PRIORITY_MATMUL_LIB};
+  CliResult r = Run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_THAT(r.out, HasSubstr("library kernels run: MatMul (1 node)\n"));
+  EXPECT_THAT(r.out, ContainsRegex("phase +runs +median (us|ms) +p90 (us|ms) +speed-up +"
+                                   "max abs diff +outputs \\(tolerance 0.0001\\)"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  built-in +3 +[0-9.]+ +[0-9.]+ +1.00x +- +reference\n"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  loaded +3 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.e-]+ +match\n"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  unloaded +3 +[0-9.]+ +[0-9.]+ +[0-9.]+x +0 +match\n"));
+  EXPECT_THAT(r.out, ContainsRegex("op type +nodes +built-in +loaded +unloaded\n"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  MatMul +1 +[0-9.]+ +[0-9.]+ +[0-9.]+\n"));
+
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  r = Run(json_args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = ParseJson(r.out);
+  ASSERT_EQ(j["libraries"].size(), 1u);
+  EXPECT_THAT(j["libraries"][0].get<std::string>(), HasSubstr("priority_matmul"));
+  EXPECT_EQ(j["library_kernels"], json::parse(R"([{"op": "MatMul", "nodes": 1}])"));
+  EXPECT_EQ(j["tolerance"], 1e-4);
+  EXPECT_EQ(j["outputs_match"], true);
+  ASSERT_EQ(j["phases"].size(), 3u);
+  const std::vector<std::string> names = {"built-in", "loaded", "unloaded"};
+  for (size_t i = 0; i < 3; ++i) {
+    const json& p = j["phases"][i];
+    EXPECT_EQ(p["phase"], names[i]);
+    EXPECT_EQ(p["runs"], 3);
+    EXPECT_EQ(p["run_ms"].size(), 3u);
+    EXPECT_EQ(p["warmup_ms"].size(), 1u);
+    EXPECT_LE(p["latency_ms"]["median"].get<double>(), p["latency_ms"]["p90"].get<double>());
+    EXPECT_GT(p["speedup"].get<double>(), 0);
+    EXPECT_EQ(p.contains("max_abs_diff"), i > 0);
+    if (i > 0) {
+      EXPECT_EQ(p["outputs_match"], true);
+    }
+  }
+  EXPECT_LE(j["phases"][1]["max_abs_diff"].get<double>(), 1e-6);
+  // The built-in kernel again: the very same numbers.
+  EXPECT_EQ(j["phases"][2]["max_abs_diff"], 0.0);
+}
+
+TEST_F(BenchCliTest, LoadReportsOutputsThatDiffer) {
+  // cli_test_wrong_relu's Relu adds 1: the loaded phase is off by exactly 1,
+  // the unloaded one is right again; the report is printed, then the error.
+  const std::vector<std::string> args = {"bench", kMatMulRelu, "--input-shape", "x=4,2",
+                                         "--runs", "2", "--no-optimize", "--load",
+                                         OPKIT_CLI_TEST_WRONG_RELU_LIB};
+  CliResult r = Run(args);
+  ExpectError(r, "the outputs of the loaded phase differ from the built-in ones: y:0 element 0 is ");
+  EXPECT_THAT(r.err, HasSubstr("(--tolerance sets the tolerance)"));
+  EXPECT_THAT(r.out, HasSubstr("library kernels run: Relu (1 node)\n"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  loaded +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +1 +DIFFER\n"));
+  EXPECT_THAT(r.out, ContainsRegex("\n  unloaded +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +0 +match\n"));
+
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  r = Run(json_args);
+  EXPECT_EQ(r.exit_code, 1);
+  json j = ParseJson(r.out);
+  EXPECT_EQ(j["outputs_match"], false);
+  EXPECT_NEAR(j["phases"][1]["max_abs_diff"].get<double>(), 1.0, 1e-6);
+  EXPECT_EQ(j["phases"][1]["outputs_match"], false);
+  EXPECT_THAT(j["phases"][1]["mismatch"].get<std::string>(), HasSubstr("y:0 element 0 is "));
+  EXPECT_EQ(j["phases"][2]["outputs_match"], true);
+
+  // A tolerance of 1 lets an error of 1 (relative to 1 + |value|) pass.
+  std::vector<std::string> tolerant = args;
+  tolerant.insert(tolerant.end(), {"--tolerance", "1"});
+  r = Run(tolerant);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ContainsRegex("\n  loaded +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +1 +match\n"));
+
+  // Optimised, conv_dense's Conv2D, BiasAdd and Relu become one
+  // _FusedConv2D: the library's Relu runs nowhere, and the outputs agree.
+  r = Run({"bench", kModel, "--input-shape", "x=1,8,8,3", "--runs", "2", "--load",
+           OPKIT_CLI_TEST_WRONG_RELU_LIB});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("library kernels run: none (no node of the graph selects them)"));
+}
+
+TEST_F(BenchCliTest, LoadErrors) {
+  ExpectError(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--load",
+                   Path("missing.so")}),
+              "missing.so");
+  ExpectError(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--load",
+                   OPKIT_CLI_TEST_WRONG_RELU_LIB, "--tolerance", "abc"}),
+              "--tolerance value 'abc' is not a number >= 0; use e.g. --tolerance 1e-4");
+  ExpectError(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--load",
+                   OPKIT_CLI_TEST_WRONG_RELU_LIB, "--tolerance", "-1"}),
+              "--tolerance value '-1' is not a number >= 0");
+  ExpectUsage(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--tolerance", "1e-3"}),
+              "--tolerance applies to --load's comparison; give --load LIB too");
+}
+
 TEST_F(BenchCliTest, Help) {
   CliResult r = Run({"bench", "--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, AllOf(HasSubstr("usage: opkit bench MODEL"), HasSubstr("--input-shape"),
-                           HasSubstr("--trace FILE"), HasSubstr("--inter-op-threads N")));
+                           HasSubstr("--trace FILE"), HasSubstr("--inter-op-threads N"),
+                           HasSubstr("--load LIB"), HasSubstr("--tolerance X")));
   r = Run({"--help"});
   EXPECT_THAT(r.out, HasSubstr("  bench "));
 }

@@ -27,6 +27,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "opkit/core/env.h"
+#include "tests/cli/skip_without_library.h"
 
 extern char** environ;
 

@@ -23,6 +23,7 @@
 #include "opkit/graph.pb.h"
 #include "opkit/op_def.pb.h"
 #include "opkit/testing/status_matchers.h"
+#include "tests/cli/skip_without_library.h"
 
 extern char** environ;
 
@@ -383,7 +384,10 @@ TEST_F(CliTest, WordsAfterTheCommandAreItsArguments) {
   ExpectError(Run({"ops", "--", "-x"}), "no registered op matches '-x'");
   ExpectUsage(Run({"op", "MatMul", "kernels"}), "unexpected argument 'kernels'");
   ExpectUsage(Run({"help", "ops", "extra"}), "unexpected argument 'extra'");
-  // Repeatable options take one value each time.
+  // Repeatable options take one value each time (shown with the examples'
+  // libraries).
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_ZERO_OUT_LIB);
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_PRIORITY_MATMUL_LIB);
   r = Run({"kernels", "--load", OPKIT_ZERO_OUT_LIB, "--load", OPKIT_PRIORITY_MATMUL_LIB,
            "MatMul"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -423,6 +427,7 @@ TEST_F(CliTest, ExplainRefusesATypeTheOpDoesNotAllow) {
 // --- load -------------------------------------------------------------------------
 
 TEST_F(CliTest, LoadShowsWhatALibraryRegisters) {
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_ZERO_OUT_LIB);
   Result r = Run({"load", OPKIT_ZERO_OUT_LIB});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("zero_out"));
@@ -449,6 +454,7 @@ TEST_F(CliTest, LoadListsTheLibrariesItKeeps) {
 }
 
 TEST_F(CliTest, LoadReportsOverriddenBuiltInKernels) {
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_PRIORITY_MATMUL_LIB);
   Result r = Run({"load", OPKIT_PRIORITY_MATMUL_LIB});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("overrides MatMulOp<float>"));
@@ -471,6 +477,7 @@ TEST_F(CliTest, LoadFailureIsExitOne) {
 }
 
 TEST_F(CliTest, GlobalAndCommandLoadOption) {
+  OPKIT_SKIP_WITHOUT_LIBRARY(OPKIT_ZERO_OUT_LIB);
   Result r = Run({"--load", OPKIT_ZERO_OUT_LIB, "ops", "Zero*"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("ZeroOut "), HasSubstr("ZeroOutFloatInt")));

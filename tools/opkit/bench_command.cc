@@ -4,6 +4,11 @@
 // and the executor's per-node step stats (the same ones `run --profile`
 // reads, profile.h) give a table per op type, the slowest nodes and,
 // with --trace, a Chrome trace-event file.
+//
+// `bench MODEL --load LIB` times the model three times in one process: with
+// the kernels registered before (the built-in ones), with LIB loaded, and
+// after unloading LIB again; it says which nodes LIB's kernels took over and
+// compares the outputs of the last two phases with the first.
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,8 +30,12 @@
 #include "nlohmann/json.hpp"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
+#include "opkit/device/device_type.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/tfjs_model.h"
+#include "opkit/kernel/kernel_selection.h"
+#include "opkit/optimizer/graph_optimizer.h"
+#include "opkit/runtime/library.h"
 #include "opkit/runtime/session.h"
 #include "opkit/tensor/numeric_types.h"
 #include "opkit/tensor/tensor.h"
@@ -152,6 +161,125 @@ struct TracedRun {
   std::vector<NodeExecStats> stats;
 };
 
+// One timed phase: the runs of one Session over the kernels registered
+// while it ran.
+struct Phase {
+  std::string name;
+  std::vector<double> warmup_ms;
+  std::vector<double> run_ms;
+  NodeProfile profile;
+  // The fetched tensors of the first run.
+  std::vector<Tensor> outputs;
+  std::vector<TracedRun> traced;
+};
+
+// How a phase's outputs compare with the built-in phase's.
+struct Comparison {
+  // The largest |value - built-in value| over every compared element.
+  double max_abs_diff = 0;
+  bool pass = true;
+  // Why it failed (the first fetch and element outside the tolerance, or a
+  // dtype or shape that differs); empty when it passed.
+  std::string failure;
+};
+
+// The elements of a numeric tensor as doubles (a complex number as its real
+// and imaginary parts); false for other dtypes.
+bool ToDoubles(const Tensor& t, std::vector<double>* out, bool* exact) {
+  out->clear();
+  *exact = true;
+  auto copy = [&](auto tag) {
+    using T = decltype(tag);
+    auto flat = t.flat<T>();
+    for (int64_t i = 0; i < flat.size(); ++i) out->push_back(static_cast<double>(flat(i)));
+  };
+  auto copy_complex = [&](auto tag) {
+    using T = decltype(tag);
+    auto flat = t.flat<T>();
+    for (int64_t i = 0; i < flat.size(); ++i) {
+      out->push_back(static_cast<double>(flat(i).real()));
+      out->push_back(static_cast<double>(flat(i).imag()));
+    }
+  };
+  switch (t.dtype()) {
+    case DT_FLOAT: *exact = false; copy(float{}); return true;
+    case DT_DOUBLE: *exact = false; copy(double{}); return true;
+    case DT_HALF:
+      *exact = false;
+      for (int64_t i = 0; i < t.NumElements(); ++i) {
+        out->push_back(static_cast<double>(static_cast<float>(t.flat<half>()(i))));
+      }
+      return true;
+    case DT_BFLOAT16:
+      *exact = false;
+      for (int64_t i = 0; i < t.NumElements(); ++i) {
+        out->push_back(static_cast<double>(static_cast<float>(t.flat<bfloat16>()(i))));
+      }
+      return true;
+    case DT_COMPLEX64: *exact = false; copy_complex(complex64{}); return true;
+    case DT_COMPLEX128: *exact = false; copy_complex(complex128{}); return true;
+    case DT_INT8: copy(int8{}); return true;
+    case DT_INT16: copy(int16{}); return true;
+    case DT_INT32: copy(int32{}); return true;
+    case DT_INT64: copy(int64{}); return true;
+    case DT_UINT8: copy(uint8{}); return true;
+    case DT_UINT16: copy(uint16{}); return true;
+    case DT_UINT32: copy(uint32{}); return true;
+    case DT_UINT64: copy(uint64{}); return true;
+    case DT_BOOL: copy(bool{}); return true;
+    default: return false;
+  }
+}
+
+// Compares `got` with `want` fetch by fetch: reals within
+// tolerance * (1 + |want|), integers and bools equal, NaN only against NaN.
+Comparison Compare(const std::vector<Tensor>& got, const std::vector<Tensor>& want,
+                   const std::vector<std::string>& fetches, double tolerance) {
+  Comparison c;
+  auto fail = [&c](std::string why) {
+    if (c.pass) c.failure = std::move(why);
+    c.pass = false;
+  };
+  for (size_t f = 0; f < fetches.size() && f < got.size() && f < want.size(); ++f) {
+    const Tensor& a = got[f];
+    const Tensor& b = want[f];
+    if (a.dtype() != b.dtype() || a.shape() != b.shape()) {
+      fail(StrCat(fetches[f], " is ", DataTypeString(a.dtype()), " ", ShapeText(a.shape()),
+                  " instead of ", DataTypeString(b.dtype()), " ", ShapeText(b.shape())));
+      continue;
+    }
+    std::vector<double> va, vb;
+    bool exact = true;
+    if (!ToDoubles(a, &va, &exact) || !ToDoubles(b, &vb, &exact)) continue;
+    for (size_t i = 0; i < va.size(); ++i) {
+      const bool nan_a = std::isnan(va[i]), nan_b = std::isnan(vb[i]);
+      if (nan_a || nan_b) {
+        if (nan_a != nan_b) {
+          fail(StrCat(fetches[f], " element ", i, " is ", va[i], " instead of ", vb[i]));
+          c.max_abs_diff = INFINITY;
+        }
+        continue;
+      }
+      const double diff = va[i] == vb[i] ? 0.0 : std::fabs(va[i] - vb[i]);
+      c.max_abs_diff = std::max(c.max_abs_diff, diff);
+      const double allowed = exact ? 0.0 : tolerance * (1.0 + std::fabs(vb[i]));
+      if (!(diff <= allowed)) {
+        fail(StrCat(fetches[f], " element ", i, " is ", va[i], " instead of ", vb[i],
+                    " (difference ", diff, ", allowed ", allowed, ")"));
+      }
+    }
+  }
+  return c;
+}
+
+// `v` as "2.1e-06", or "0".
+std::string Scientific(double v) {
+  if (v == 0) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2g", v);
+  return buf;
+}
+
 class BenchCommand : public Command {
  public:
   BenchCommand()
@@ -159,7 +287,8 @@ class BenchCommand : public Command {
                  "opkit bench MODEL [--input-shape NAME=SHAPE]... [--fetch NAME]...\n"
                  "                  [--threads N] [--inter-op-threads N] [--runs N] "
                  "[--warmup N]\n"
-                 "                  [--top N] [--seed N] [--trace FILE] [--json]",
+                 "                  [--top N] [--seed N] [--trace FILE] [--json]\n"
+                 "                  [--load LIB]... [--tolerance X]",
                  "Time a model: latency statistics, time per op type, slowest nodes.",
                  "MODEL is a GraphDef (.pbtxt or .pb) or a TF.js graph model (its\n"
                  "model.json, or the folder holding it). Every Placeholder the fetched\n"
@@ -179,7 +308,19 @@ class BenchCommand : public Command {
                  "the threads that run independent nodes (both default 1).\n"
                  "--trace FILE writes the timed runs as Chrome trace events (open the\n"
                  "file in https://ui.perfetto.dev or chrome://tracing): one event per\n"
-                 "node per run, on the thread that ran it.",
+                 "node per run, on the thread that ran it.\n"
+                 "--load LIB compares kernels: the model is timed with the kernels\n"
+                 "registered so far (the built-in ones), then with the op library LIB\n"
+                 "loaded, then with LIB unloaded again, each phase with its own warm-up\n"
+                 "and runs. It reports each phase's median and p90 latency and speed-up,\n"
+                 "the nodes LIB's kernels run (op type and count), and the largest\n"
+                 "absolute difference of the loaded and unloaded outputs from the built-in\n"
+                 "ones; they pass when every element is within X * (1 + |built-in value|)\n"
+                 "(--tolerance, default 1e-4; integers must be equal). A failed comparison\n"
+                 "exits with status 1 after the report. The per-op-type table then has one\n"
+                 "column per phase, and --trace records the loaded phase. A library the\n"
+                 "model needs to run at all goes before the command: opkit --load LIB\n"
+                 "bench MODEL.",
                  "MODEL (a GraphDef file, .pbtxt or .pb, or a TF.js model.json)"}) {}
 
   void AddOptions(CLI::App& app) override {
@@ -201,6 +342,11 @@ class BenchCommand : public Command {
     AddFlag(app, "json", &json_, "print the results as JSON");
     AddFlag(app, "no-optimize", &no_optimize_,
             "time the graph as it is, without the graph optimizer");
+    AddRepeatable(app, "load", &compare_libraries_, "LIB",
+                  "time the model without, with and again without op library LIB, "
+                  "comparing outputs (repeatable: loaded together)");
+    AddValue(app, "tolerance", &tolerance_text_, "X",
+             "--load's output tolerance, relative to 1 + |value| (default 1e-4)");
   }
 
   int Run() override;
@@ -214,9 +360,27 @@ class BenchCommand : public Command {
                     const std::map<std::string, PartialTensorShape>& shapes,
                     std::vector<Input>* inputs) const;
   Status WriteTrace(std::ofstream& out, const std::vector<TracedRun>& runs) const;
+  // Times one phase in a new Session; `done` and `total` count runs for
+  // the progress bar.
+  Status RunPhase(const GraphDef& graph_def,
+                  const std::vector<std::pair<std::string, Tensor>>& feeds,
+                  const std::vector<std::string>& fetches, bool traced, bool progress,
+                  int64_t* done, int64_t total, Phase* phase) const;
+  // With the libraries of --load loaded: the nodes of the graph as it runs
+  // (optimised unless --no-optimize) whose selected kernel comes from one
+  // of them, counted by op type.
+  std::map<std::string, int64_t> LibraryKernels(const GraphDef& graph_def,
+                                                const std::vector<Input>& inputs,
+                                                const std::vector<std::string>& fetches,
+                                                const std::vector<OpLibrary>& libs) const;
   int Report(const Graph& graph, const std::vector<Input>& inputs,
              const std::vector<std::string>& fetches, const std::vector<double>& warmup_ms,
              const std::vector<double>& run_ms, const NodeProfile& profile) const;
+  // --load's report: the phases side by side.
+  int ReportPhases(const Graph& graph, const std::vector<Input>& inputs,
+                   const std::vector<std::string>& fetches, const std::vector<Phase>& phases,
+                   const std::vector<OpLibrary>& libs,
+                   const std::map<std::string, int64_t>& taken_over, double tolerance) const;
 
   std::string model_path_;
   std::vector<std::string> input_shapes_;
@@ -231,6 +395,8 @@ class BenchCommand : public Command {
   bool progress_ = false;
   bool json_ = false;
   bool no_optimize_ = false;
+  std::vector<std::string> compare_libraries_;
+  std::string tolerance_text_;
 };
 
 Status BenchCommand::ParseInputShapes(std::map<std::string, PartialTensorShape>* shapes,
@@ -391,23 +557,91 @@ int BenchCommand::Run() {
     }
   }
 
+  double tolerance = 1e-4;
+  if (!tolerance_text_.empty()) {
+    char* end = nullptr;
+    tolerance = std::strtod(tolerance_text_.c_str(), &end);
+    if (end == tolerance_text_.c_str() || *end != '\0' || !(tolerance >= 0) ||
+        std::isinf(tolerance)) {
+      return ReportError(StrCat("--tolerance value '", tolerance_text_,
+                                "' is not a number >= 0; use e.g. --tolerance 1e-4"));
+    }
+    if (compare_libraries_.empty()) {
+      return UsageError("--tolerance applies to --load's comparison; give --load LIB too");
+    }
+  }
+
+  const bool progress = !json_ && (progress_ || isatty(2));
+  const bool compare = !compare_libraries_.empty();
+  const int64_t total_runs = (warmup_ + runs_) * (compare ? 3 : 1);
+  int64_t done = 0;
+  std::vector<Phase> phases(compare ? 3 : 1);
+  phases[0].name = "built-in";
+  s = RunPhase(graph_def, feeds, fetches, trace.is_open() && !compare, progress, &done,
+               total_runs, &phases[0]);
+  std::vector<OpLibrary> libs;
+  std::map<std::string, int64_t> taken_over;
+  if (s.ok() && compare) {
+    for (const std::string& path : compare_libraries_) {
+      StatusOr<OpLibrary> lib = LoadOpLibrary(path);
+      if (!lib.ok()) {
+        if (progress) std::cerr << "\n";
+        return ReportError(lib.status());
+      }
+      libs.push_back(*lib);
+    }
+    taken_over = LibraryKernels(graph_def, inputs, fetches, libs);
+    phases[1].name = "loaded";
+    s = RunPhase(graph_def, feeds, fetches, trace.is_open(), progress, &done, total_runs,
+                 &phases[1]);
+    for (OpLibrary& lib : libs) {
+      if (!s.ok()) break;
+      s = lib.Unload();
+    }
+    phases[2].name = "unloaded";
+    if (s.ok()) {
+      s = RunPhase(graph_def, feeds, fetches, false, progress, &done, total_runs, &phases[2]);
+    }
+  }
+  if (!s.ok()) {
+    if (progress) std::cerr << "\n";
+    if (trace.is_open()) {  // no half-written trace
+      trace.close();
+      std::remove(trace_path_.c_str());
+    }
+    return ReportError(s);
+  }
+  if (trace.is_open()) {
+    s = WriteTrace(trace, phases[compare ? 1 : 0].traced);
+    if (!s.ok()) return ReportError(s);
+  }
+  if (compare) {
+    return ReportPhases(**graph, inputs, fetches, phases, libs, taken_over, tolerance);
+  }
+  return Report(**graph, inputs, fetches, phases[0].warmup_ms, phases[0].run_ms,
+                phases[0].profile);
+}
+
+Status BenchCommand::RunPhase(const GraphDef& graph_def,
+                              const std::vector<std::pair<std::string, Tensor>>& feeds,
+                              const std::vector<std::string>& fetches, bool traced,
+                              bool progress, int64_t* done, int64_t total, Phase* phase) const {
+  // Errors name the phase when there are several.
+  const std::string where =
+      compare_libraries_.empty() ? "" : StrCat("the ", phase->name, " phase: ");
   SessionOptions options;
   options.intra_op_threads = static_cast<int>(threads_);
   options.inter_op_threads = static_cast<int>(inter_op_threads_);
   options.optimize = !no_optimize_;
   StatusOr<std::unique_ptr<Session>> session = Session::New(options);
-  if (!session.ok()) return ReportError(session.status());
-  s = (*session)->Create(graph_def);
-  if (!s.ok()) return ReportError(StrCat("invalid graph '", model_path_, "': ", s.message()));
-
-  const bool progress = !json_ && (progress_ || isatty(2));
-  const int64_t total_runs = warmup_ + runs_;
-  std::vector<double> warmup_ms, run_ms;
-  NodeProfile profile;
-  std::vector<TracedRun> traced;
+  if (!session.ok()) return session.status();
+  Status s = (*session)->Create(graph_def);
+  if (!s.ok()) {
+    return errors::InvalidArgument(where, "invalid graph '", model_path_, "': ", s.message());
+  }
   std::chrono::steady_clock::time_point first_start;
   std::vector<Tensor> outputs;
-  for (int64_t i = 0; i < total_runs; ++i) {
+  for (int64_t i = 0; i < warmup_ + runs_; ++i) {
     const bool timed = i >= warmup_;
     RunOptions run_options;
     run_options.collect_step_stats = timed;
@@ -417,38 +651,55 @@ int BenchCommand::Run() {
     s = (*session)->Run(run_options, feeds, fetches, {}, &outputs, &metadata);
     const auto end = std::chrono::steady_clock::now();
     if (!s.ok()) {
-      if (progress) std::cerr << "\n";
-      if (trace.is_open()) {  // no half-written trace
-        trace.close();
-        std::remove(trace_path_.c_str());
-      }
-      return ReportError(timed ? StrCat("run ", i - warmup_ + 1, " of ", runs_,
-                                        " failed: ", s.message())
-                               : StrCat("warm-up run ", i + 1, " of ", warmup_,
-                                        " failed: ", s.message()));
+      return errors::InvalidArgument(
+          where,
+          timed ? StrCat("run ", i - warmup_ + 1, " of ", runs_, " failed: ", s.message())
+                : StrCat("warm-up run ", i + 1, " of ", warmup_, " failed: ", s.message()));
     }
+    if (i == 0) phase->outputs = outputs;
     const double ms = std::chrono::duration<double, std::milli>(end - start).count();
     if (!timed) {
-      warmup_ms.push_back(ms);
+      phase->warmup_ms.push_back(ms);
     } else {
       if (i == warmup_) first_start = start;
-      run_ms.push_back(ms);
-      AddStepStats(metadata.step_stats, &profile);
-      if (trace.is_open()) {
+      phase->run_ms.push_back(ms);
+      AddStepStats(metadata.step_stats, &phase->profile);
+      if (traced) {
         TracedRun run;
         run.offset_ns =
             std::chrono::duration_cast<std::chrono::nanoseconds>(start - first_start).count();
         run.stats = std::move(metadata.step_stats);
-        traced.push_back(std::move(run));
+        phase->traced.push_back(std::move(run));
       }
     }
-    if (progress) ProgressBar(i + 1, total_runs);
+    ++*done;
+    if (progress) ProgressBar(*done, total);
   }
-  if (trace.is_open()) {
-    s = WriteTrace(trace, traced);
-    if (!s.ok()) return ReportError(s);
+  return OkStatus();
+}
+
+std::map<std::string, int64_t> BenchCommand::LibraryKernels(
+    const GraphDef& graph_def, const std::vector<Input>& inputs,
+    const std::vector<std::string>& fetches, const std::vector<OpLibrary>& libs) const {
+  std::set<std::string> paths;
+  for (const OpLibrary& lib : libs) paths.insert(lib.path());
+  // The graph the session runs: optimised for this signature, as
+  // Session::Run does (or as it is when the optimizer fails).
+  const GraphDef* graph = &graph_def;
+  GraphDef optimized;
+  if (!no_optimize_) {
+    GraphOptimizerOptions options;
+    for (const Input& input : inputs) options.feeds.push_back(input.name + ":0");
+    options.fetches = fetches;
+    if (OptimizeGraph(graph_def, options, &optimized).ok()) graph = &optimized;
   }
-  return Report(**graph, inputs, fetches, warmup_ms, run_ms, profile);
+  std::map<std::string, int64_t> by_op;
+  for (const NodeDef& node : graph->node()) {
+    const KernelSelectionExplanation ex = ExplainKernelSelection(DeviceType(DEVICE_CPU), node);
+    if (ex.winner < 0) continue;
+    if (paths.count(ex.candidates[ex.winner].origin.library) > 0) ++by_op[node.op()];
+  }
+  return by_op;
 }
 
 // Chrome's trace-event format (the JSON object form): one complete ("X")
@@ -607,6 +858,145 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
     PrintTable(table, "  ");
   }
   if (!trace_path_.empty()) std::cout << "\ntrace: " << trace_path_ << "\n";
+  return kExitOk;
+}
+
+int BenchCommand::ReportPhases(const Graph& graph, const std::vector<Input>& inputs,
+                               const std::vector<std::string>& fetches,
+                               const std::vector<Phase>& phases,
+                               const std::vector<OpLibrary>& libs,
+                               const std::map<std::string, int64_t>& taken_over,
+                               double tolerance) const {
+  std::vector<Latency> latency;
+  std::vector<Comparison> comparisons;
+  for (const Phase& p : phases) {
+    latency.push_back(Summarize(p.run_ms));
+    comparisons.push_back(Compare(p.outputs, phases[0].outputs, fetches, tolerance));
+  }
+  bool pass = true;
+  for (const Comparison& c : comparisons) pass &= c.pass;
+  // Mean time per run of each op type, per phase.
+  struct OpTimes {
+    int64_t nodes = 0;
+    std::vector<int64_t> total_ns;
+  };
+  std::map<std::string, OpTimes> by_op;
+  for (size_t i = 0; i < phases.size(); ++i) {
+    std::map<std::string, int64_t> nodes;
+    for (const auto& [node, nt] : phases[i].profile) {
+      OpTimes& ot = by_op[nt.op];
+      ot.total_ns.resize(phases.size(), 0);
+      ot.total_ns[i] += nt.total_ns;
+      ++nodes[nt.op];
+    }
+    for (const auto& [op, n] : nodes) by_op[op].nodes = std::max(by_op[op].nodes, n);
+  }
+  std::vector<std::pair<std::string, OpTimes>> op_rows(by_op.begin(), by_op.end());
+  std::stable_sort(op_rows.begin(), op_rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total_ns[0] > b.second.total_ns[0];
+  });
+  auto per_run_ms = [&](int64_t ns, size_t phase) {
+    return static_cast<double>(ns) / 1e6 / static_cast<double>(phases[phase].run_ms.size());
+  };
+  std::vector<std::string> paths;
+  for (const OpLibrary& lib : libs) paths.push_back(lib.path());
+
+  if (json_) {
+    json jinputs = json::array();
+    for (const Input& in : inputs) {
+      jinputs.push_back({{"name", in.name},
+                         {"dtype", DataTypeString(in.dtype)},
+                         {"shape", in.shape.dim_sizes()}});
+    }
+    json jkernels = json::array();
+    for (const auto& [op, n] : taken_over) jkernels.push_back({{"op", op}, {"nodes", n}});
+    json jphases = json::array();
+    for (size_t i = 0; i < phases.size(); ++i) {
+      json jops = json::array();
+      for (const auto& [op, ot] : op_rows) {
+        jops.push_back({{"op", op}, {"total_ms", per_run_ms(ot.total_ns[i], i)}});
+      }
+      json jp{{"phase", phases[i].name},
+              {"warmup_ms", phases[i].warmup_ms},
+              {"runs", phases[i].run_ms.size()},
+              {"run_ms", phases[i].run_ms},
+              {"latency_ms",
+               {{"min", latency[i].min},
+                {"median", latency[i].median},
+                {"mean", latency[i].mean},
+                {"p90", latency[i].p90},
+                {"max", latency[i].max}}},
+              {"speedup", latency[0].median / latency[i].median},
+              {"op_types", jops}};
+      if (i > 0) {
+        jp["max_abs_diff"] = comparisons[i].max_abs_diff;
+        jp["outputs_match"] = comparisons[i].pass;
+        if (!comparisons[i].pass) jp["mismatch"] = comparisons[i].failure;
+      }
+      jphases.push_back(std::move(jp));
+    }
+    json out{{"model", model_path_},
+             {"nodes", graph.num_nodes()},
+             {"inputs", jinputs},
+             {"fetches", fetches},
+             {"threads", {{"intra_op", threads_}, {"inter_op", inter_op_threads_}}},
+             {"seed", seed_},
+             {"libraries", paths},
+             {"library_kernels", jkernels},
+             {"tolerance", tolerance},
+             {"outputs_match", pass},
+             {"phases", jphases}};
+    if (!trace_path_.empty()) out["trace"] = trace_path_;
+    PrintJson(out);
+  } else {
+    const bool micro = latency[0].median < 1.0;
+    const std::string unit = micro ? "us" : "ms";
+    auto Ms = [micro](double ms) { return micro ? Fixed(ms * 1000, 1) : Fixed(ms, 3); };
+    std::cout << "model: " << model_path_ << " (" << graph.num_nodes() << " nodes)\n";
+    for (const Input& in : inputs) {
+      std::cout << "input: " << in.name << " " << DataTypeString(in.dtype) << " "
+                << ShapeText(in.shape) << " (random, seed " << seed_ << ")\n";
+    }
+    std::cout << "fetch: " << StrJoin(fetches, ", ") << "\n"
+              << "threads: " << threads_ << " intra-op, " << inter_op_threads_ << " inter-op\n"
+              << "library: " << StrJoin(paths, ", ") << "\n";
+    std::vector<std::string> kernels;
+    for (const auto& [op, n] : taken_over) {
+      kernels.push_back(StrCat(op, " (", n, n == 1 ? " node)" : " nodes)"));
+    }
+    std::cout << "library kernels run: "
+              << (kernels.empty() ? std::string("none (no node of the graph selects them)")
+                                  : StrJoin(kernels, ", "))
+              << "\n\n";
+    std::vector<std::vector<std::string>> table = {
+        {"phase", "runs", "median " + unit, "p90 " + unit, "speed-up", "max abs diff",
+         "outputs (tolerance " + Scientific(tolerance) + ")"}};
+    for (size_t i = 0; i < phases.size(); ++i) {
+      table.push_back({phases[i].name, std::to_string(phases[i].run_ms.size()),
+                       Ms(latency[i].median), Ms(latency[i].p90),
+                       Fixed(latency[0].median / latency[i].median, 2) + "x",
+                       i == 0 ? "-" : Scientific(comparisons[i].max_abs_diff),
+                       i == 0 ? "reference" : comparisons[i].pass ? "match" : "DIFFER"});
+    }
+    PrintTable(table, "  ");
+    std::cout << "\ntime per op type (mean per run, " << unit << "):\n";
+    table = {{"op type", "nodes"}};
+    for (const Phase& p : phases) table[0].push_back(p.name);
+    for (const auto& [op, ot] : op_rows) {
+      std::vector<std::string> row = {op, std::to_string(ot.nodes)};
+      for (size_t i = 0; i < phases.size(); ++i) row.push_back(Ms(per_run_ms(ot.total_ns[i], i)));
+      table.push_back(std::move(row));
+    }
+    PrintTable(table, "  ");
+    if (!trace_path_.empty()) std::cout << "\ntrace (loaded phase): " << trace_path_ << "\n";
+  }
+  for (size_t i = 1; i < phases.size(); ++i) {
+    if (!comparisons[i].pass) {
+      return ReportError(StrCat("the outputs of the ", phases[i].name,
+                                " phase differ from the built-in ones: ", comparisons[i].failure,
+                                "; see the report above (--tolerance sets the tolerance)"));
+    }
+  }
   return kExitOk;
 }
 

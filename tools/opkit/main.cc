@@ -208,7 +208,10 @@ int Main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(c->text().name, c->text().summary);
     sub->allow_extras();
     c->AddOptions(*sub);
-    AddRepeatable(*sub, "load", &loads, "LIB", "load the op library LIB first (repeatable)");
+    // A command may give --load a meaning of its own (bench compares kernels).
+    if (sub->get_option_no_throw("--load") == nullptr) {
+      AddRepeatable(*sub, "load", &loads, "LIB", "load the op library LIB first (repeatable)");
+    }
   }
   std::string topic;
   CLI::App* help = app.add_subcommand("help", "show the help of COMMAND")->group("");
