@@ -31,6 +31,9 @@ from opkit.graph import load_graph  # noqa: E402
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).
 ResourceTensor = _opkit.ResourceTensor
+# What an op returns for a variant output: opaque values to pass to other ops
+# (TensorListReserve's list to TensorListSetItem and TensorListStack, ...).
+VariantTensor = _opkit.VariantTensor
 
 __version__ = "0.1.0"
 
@@ -53,7 +56,7 @@ def gradients(*args, **kwargs):
 
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
-           "ResourceTensor",
+           "ResourceTensor", "VariantTensor",
            "load_graph",
            "load_op_library", "unload_op_library", "RegisterGradient",
            "gradients"]

@@ -295,16 +295,17 @@ class _OpSpec:
         return [self.param[("attr", n)] for n in self.fast_attr_names]
 
 
-# DataType number of resource handles; such inputs take an
-# opkit.ResourceTensor (an op's resource output) as it is.
+# DataType numbers of resource handles and variants; such inputs take an
+# opkit.ResourceTensor / opkit.VariantTensor (an op's output) as it is.
 _DT_RESOURCE = 20
+_DT_VARIANT = 21
 
 
 class _Converter:
     """Converts a wrapper's arguments (inputs, then attr values) to what the
     FastOp takes: every input a numpy array (a list of arrays for a list
-    input), or the opkit.ResourceTensor of a resource input. Called only when
-    some input is not already an array."""
+    input), or the opkit.ResourceTensor / opkit.VariantTensor of a resource /
+    variant input. Called only when some input is not already an array."""
 
     def __init__(self, spec):
         self.spec = spec
@@ -342,6 +343,13 @@ class _Converter:
                     raise TypeError(
                         f"{where}: expected a resource tensor (what an op "
                         f"such as a handle op returns), got {_describe(v)}")
+                out.append(v)
+                continue
+            if arg["type"] == _DT_VARIANT and not arg["number_attr"]:
+                if not isinstance(v, _opkit.VariantTensor):
+                    raise TypeError(
+                        f"{where}: expected a variant tensor (what an op such "
+                        f"as TensorListReserve returns), got {_describe(v)}")
                 out.append(v)
                 continue
             t = arg["type_attr"]

@@ -66,19 +66,22 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
 
 // A numpy array over `tensor`'s buffer (zero-copy: the array's base owns a
 // reference to the Tensor); DT_STRING becomes an object array of bytes, and
-// DT_RESOURCE an opkit.ResourceTensor (not an array: handles are opaque).
+// DT_RESOURCE an opkit.ResourceTensor and DT_VARIANT an opkit.VariantTensor
+// (not arrays: handles and variants are opaque).
 // `readonly` clears the WRITEABLE flag. New reference, or nullptr with an
 // exception set.
 PyObject* TensorToNdarray(const Tensor& tensor, bool readonly);
 
-// opkit.ResourceTensor (resource_tensor.cc): the type, ready on first use
-// (null with an exception if it cannot be); whether `o` is one; a new one
-// holding `tensor` (a DT_RESOURCE tensor; new reference or null with an
-// exception); the tensor inside one.
+// opkit.ResourceTensor and opkit.VariantTensor (resource_tensor.cc): the
+// types, ready on first use (null with an exception if one cannot be);
+// whether `o` is either; a new one holding `tensor` (a DT_RESOURCE tensor
+// gives a ResourceTensor, a DT_VARIANT one a VariantTensor; new reference or
+// null with an exception); the tensor inside one.
 PyTypeObject* InitResourceTensorType();
-bool IsResourceTensor(PyObject* o);
-PyObject* WrapResourceTensor(const Tensor& tensor);
-const Tensor& UnwrapResourceTensor(PyObject* o);
+PyTypeObject* InitVariantTensorType();
+bool IsOpaqueTensor(PyObject* o);
+PyObject* WrapOpaqueTensor(const Tensor& tensor);
+const Tensor& UnwrapOpaqueTensor(PyObject* o);
 
 // Converts a Python value into the AttrValue of `attr` (its "type" field
 // decides: int, float, bool, string, type, shape, tensor, list(...)). On

@@ -552,7 +552,9 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
 }
 
 PyObject* TensorToNdarray(const Tensor& tensor, bool readonly) {
-  if (tensor.dtype() == DT_RESOURCE) return WrapResourceTensor(tensor);
+  if (tensor.dtype() == DT_RESOURCE || tensor.dtype() == DT_VARIANT) {
+    return WrapOpaqueTensor(tensor);
+  }
   const int typenum = DataTypeToNumpy(tensor.dtype());
   if (typenum < 0) {
     PyErr_Format(PyExc_TypeError,

@@ -140,7 +140,8 @@ PyObject* RequiredMarker() {
   return marker;
 }
 
-// numpy arrays, and opkit.ResourceTensors for DT_RESOURCE inputs.
+// numpy arrays, and opkit.ResourceTensors / opkit.VariantTensors for
+// DT_RESOURCE / DT_VARIANT inputs.
 using FlatArrays = absl::InlinedVector<PyObject*, 8>;
 using FlatTypes = absl::InlinedVector<DataType, 8>;
 
@@ -181,9 +182,9 @@ bool ParseInputs(const FastOpState& st, PyObject* const* args,
   for (int i = 0; i < n; ++i) {
     PyObject* a = args[i];
     if (!st.input_is_list[i]) {
-      if (IsResourceTensor(a)) {
+      if (IsOpaqueTensor(a)) {
         arrays->push_back(a);
-        dtypes->push_back(DT_RESOURCE);
+        dtypes->push_back(UnwrapOpaqueTensor(a).dtype());
         continue;
       }
       if (!PyArray_Check(a)) return false;
@@ -198,9 +199,9 @@ bool ParseInputs(const FastOpState& st, PyObject* const* args,
     const Py_ssize_t m = PySequence_Fast_GET_SIZE(a);
     for (Py_ssize_t j = 0; j < m; ++j) {
       PyObject* e = PySequence_Fast_GET_ITEM(a, j);
-      if (IsResourceTensor(e)) {
+      if (IsOpaqueTensor(e)) {
         arrays->push_back(e);
-        dtypes->push_back(DT_RESOURCE);
+        dtypes->push_back(UnwrapOpaqueTensor(e).dtype());
         continue;
       }
       if (!PyArray_Check(e)) return false;
@@ -396,6 +397,7 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
       // ReuseInput); anything else is let go now.
       for (Tensor& t : *in) {
         if (t.dtype() == DT_STRING || t.dtype() == DT_RESOURCE ||
+            t.dtype() == DT_VARIANT ||
             t.TotalBytes() > kKeepInputBytes ||
             !t.RefCountIsOne()) {
           t = Tensor();
@@ -408,9 +410,10 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
   if (inputs.size() != arrays.size()) inputs.resize(arrays.size());
   size_t bytes = 0;
   for (size_t i = 0; i < arrays.size(); ++i) {
-    if (dtypes[i] == DT_RESOURCE) {
-      // Handles are shared as they are (a kernel never writes to them).
-      inputs[i] = UnwrapResourceTensor(arrays[i]);
+    if (dtypes[i] == DT_RESOURCE || dtypes[i] == DT_VARIANT) {
+      // Handles and variants are shared as they are (a kernel never writes
+      // to its inputs; TensorListSetItem copies a list it does not own).
+      inputs[i] = UnwrapOpaqueTensor(arrays[i]);
       continue;
     }
     PyArrayObject* array = reinterpret_cast<PyArrayObject*>(arrays[i]);

@@ -157,6 +157,12 @@ PYBIND11_MODULE(_opkit, m) {
   m.add_object("ResourceTensor",
                py::reinterpret_steal<py::object>(
                    reinterpret_cast<PyObject*>(resource_tensor)));
+  PyTypeObject* variant_tensor = InitVariantTensorType();
+  if (variant_tensor == nullptr) throw py::error_already_set();
+  Py_INCREF(variant_tensor);
+  m.add_object("VariantTensor",
+               py::reinterpret_steal<py::object>(
+                   reinterpret_cast<PyObject*>(variant_tensor)));
   m.attr("REQUIRED") = py::reinterpret_borrow<py::object>(FastOpRequiredMarker());
   BindKernels(m);
   BindSession(m);

@@ -1,7 +1,10 @@
-// opkit.ResourceTensor: a DT_RESOURCE tensor in Python. Opaque: it holds the
-// opkit Tensor of resource handles an op returned, shows the first handle's
-// names, and goes back into ops as it is (never through numpy), so a handle
-// from VarHandleOp reaches ReadVariableOp unchanged.
+// opkit.ResourceTensor and opkit.VariantTensor: DT_RESOURCE and DT_VARIANT
+// tensors in Python. Opaque: each holds the opkit Tensor an op returned
+// (resource handles; variants such as a TensorList) and goes back into ops
+// as it is (never through numpy), so a handle from VarHandleOp reaches
+// ReadVariableOp unchanged and a list from TensorListReserve reaches
+// TensorListSetItem. A ResourceTensor shows the first handle's names, a
+// VariantTensor the first value's type.
 #include "common.h"
 
 #include <cstring>
@@ -9,6 +12,7 @@
 #include <string>
 
 #include "opkit/tensor/resource_handle.h"
+#include "opkit/tensor/variant.h"
 
 namespace opkit {
 namespace internal {
@@ -16,7 +20,7 @@ namespace {
 
 struct ResourceTensorObject {
   PyObject_HEAD
-  Tensor* tensor;  // Owned; a DT_RESOURCE tensor.
+  Tensor* tensor;  // Owned; a DT_RESOURCE or DT_VARIANT tensor.
 };
 
 void Dealloc(PyObject* self) {
@@ -77,6 +81,34 @@ PyGetSetDef kGetSet[] = {
 
 PyTypeObject* g_type = nullptr;
 
+PyObject* VariantRepr(PyObject* self) {
+  const Tensor& t = *reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  std::string s = "<opkit.VariantTensor shape=" + t.shape().DebugString();
+  if (t.IsInitialized() && t.NumElements() > 0) {
+    s += " type='" + t.flat<Variant>()(0).TypeName() + "'";
+  }
+  s += ">";
+  return PyUnicode_FromString(s.c_str());
+}
+
+PyObject* GetVariantDtype(PyObject*, void*) { return PyUnicode_FromString("variant"); }
+
+PyObject* GetTypeName(PyObject* self, void*) {
+  const Tensor& t = *reinterpret_cast<ResourceTensorObject*>(self)->tensor;
+  if (!t.IsInitialized() || t.NumElements() == 0) Py_RETURN_NONE;
+  const std::string name = t.flat<Variant>()(0).TypeName();
+  return PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+}
+
+PyGetSetDef kVariantGetSet[] = {
+    {"type_name", GetTypeName, nullptr,
+     "The type of the first value (e.g. 'TensorList'), or None when empty.", nullptr},
+    {"shape", GetShape, nullptr, "The shape of the variant tensor.", nullptr},
+    {"dtype", GetVariantDtype, nullptr, "Always 'variant'.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject* g_variant_type = nullptr;
+
 }  // namespace
 
 PyTypeObject* InitResourceTensorType() {
@@ -104,13 +136,39 @@ PyTypeObject* InitResourceTensorType() {
   return g_type;
 }
 
-bool IsResourceTensor(PyObject* o) {
-  return g_type != nullptr && Py_TYPE(o) == g_type;
+PyTypeObject* InitVariantTensorType() {
+  static PyTypeObject type = [] {
+    PyTypeObject t;
+    std::memset(&t, 0, sizeof(t));
+    Py_SET_REFCNT(&t, 1);
+    t.tp_name = "opkit.VariantTensor";
+    t.tp_basicsize = sizeof(ResourceTensorObject);
+    t.tp_flags = Py_TPFLAGS_DEFAULT;
+    t.tp_doc =
+        "A variant tensor (a TensorList, ...) returned by an op. Opaque: pass "
+        "it to the ops that take it (TensorListSetItem, TensorListStack, ...).";
+    t.tp_dealloc = Dealloc;
+    t.tp_repr = VariantRepr;
+    t.tp_getset = kVariantGetSet;
+    return t;
+  }();
+  if (g_variant_type == nullptr) {
+    if (PyType_Ready(&type) < 0) return nullptr;
+    g_variant_type = &type;
+  }
+  return g_variant_type;
 }
 
-PyObject* WrapResourceTensor(const Tensor& tensor) {
-  if (InitResourceTensorType() == nullptr) return nullptr;
-  ResourceTensorObject* o = PyObject_New(ResourceTensorObject, g_type);
+bool IsOpaqueTensor(PyObject* o) {
+  return (g_type != nullptr && Py_TYPE(o) == g_type) ||
+         (g_variant_type != nullptr && Py_TYPE(o) == g_variant_type);
+}
+
+PyObject* WrapOpaqueTensor(const Tensor& tensor) {
+  PyTypeObject* type = tensor.dtype() == DT_VARIANT ? InitVariantTensorType()
+                                                     : InitResourceTensorType();
+  if (type == nullptr) return nullptr;
+  ResourceTensorObject* o = PyObject_New(ResourceTensorObject, type);
   if (o == nullptr) return nullptr;
   o->tensor = new (std::nothrow) Tensor(tensor);
   if (o->tensor == nullptr) {
@@ -120,7 +178,7 @@ PyObject* WrapResourceTensor(const Tensor& tensor) {
   return reinterpret_cast<PyObject*>(o);
 }
 
-const Tensor& UnwrapResourceTensor(PyObject* o) {
+const Tensor& UnwrapOpaqueTensor(PyObject* o) {
   return *reinterpret_cast<ResourceTensorObject*>(o)->tensor;
 }
 
