@@ -959,7 +959,7 @@ int BenchCommand::ReportPhases(const Graph& graph, const std::vector<Input>& inp
     }
     std::cout << "fetch: " << StrJoin(fetches, ", ") << "\n"
               << "threads: " << threads_ << " intra-op, " << inter_op_threads_ << " inter-op\n"
-              << "library: " << StrJoin(paths, ", ") << "\n";
+              << "library: " << StrJoin(compare_libraries_, ", ") << "\n";  // as given
     std::vector<std::string> kernels;
     for (const auto& [op, n] : taken_over) {
       kernels.push_back(StrCat(op, " (", n, n == 1 ? " node)" : " nodes)"));
