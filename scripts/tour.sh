@@ -30,17 +30,26 @@ opkit --load "$zero_out" ops 'ZeroOut*'
 if [ -f "$blas" ]; then opkit load "$blas"; fi
 opkit shapes tests/cli/testdata/matmul_relu.pbtxt --feed-shape 'x=[8,2]'
 
-# A whole model timed with the built-in kernels, then with oneDNN's kernels
-# for its convolution and product loaded from a library, nothing rebuilt
-# (tests/examples/onednn_kernels_test.cc checks that their outputs agree).
+# A whole model timed with the built-in kernels, with oneDNN's kernels for
+# its convolutions and products loaded from a library, and with the library
+# unloaded again, nothing rebuilt: `bench --load` names the nodes the
+# library's kernels run and checks that each phase's outputs match the
+# built-in ones (it fails the tour when they do not). The model is MobileNetV2
+# when bench/ is built (OPKIT_BUILD_BENCHMARKS=ON gives bin/make_mobilenet_v2),
+# otherwise the small CNN of the command-line tests.
 onednn="$b/examples/onednn_kernels/onednn_kernels.so"
 if [ -f "$onednn" ]; then
   # libgomp's idle threads spin by default, which on a 2-core machine slows
   # everything else down (examples/onednn_kernels/README.md).
   export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
-  model=tests/cli/testdata/conv_dense.pbtxt
-  opkit bench "$model" --input-shape x=64,8,8,3 --runs 30 --top 2
-  opkit --load "$onednn" bench "$model" --input-shape x=64,8,8,3 --runs 30 --top 2
+  if [ -x "$b/bin/make_mobilenet_v2" ]; then
+    model="$b/mobilenet_v2.pb"
+    "$b/bin/make_mobilenet_v2" "$model" >/dev/null
+    opkit bench "$model" --runs 10 --load "$onednn"
+  else
+    opkit bench tests/cli/testdata/conv_dense.pbtxt --input-shape x=64,8,8,3 --runs 30 \
+      --load "$onednn"
+  fi
 fi
 
 if [ -f "$b/python/opkit/__init__.py" ]; then
