@@ -422,6 +422,13 @@ TEST_F(BenchCliTest, LoadErrors) {
   ExpectError(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--load",
                    OPKIT_CLI_TEST_WRONG_RELU_LIB, "--tolerance", "-1"}),
               "--tolerance value '-1' is not a number >= 0");
+  // Loaded before the command, the library would be in the built-in phase.
+  ExpectError(Run({"--load", OPKIT_CLI_TEST_WRONG_RELU_LIB, "bench", kMatMulRelu,
+                   "--input-shape", "x=4,2", "--load", OPKIT_CLI_TEST_WRONG_RELU_LIB}),
+              "the library is already loaded (by opkit --load before the command");
+  ExpectError(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--load",
+                   OPKIT_CLI_TEST_WRONG_RELU_LIB, "--load", OPKIT_CLI_TEST_WRONG_RELU_LIB}),
+              "the library is already loaded");
   ExpectUsage(Run({"bench", kMatMulRelu, "--input-shape", "x=4,2", "--tolerance", "1e-3"}),
               "--tolerance applies to --load's comparison; give --load LIB too");
 }

@@ -582,11 +582,22 @@ int BenchCommand::Run() {
   std::vector<OpLibrary> libs;
   std::map<std::string, int64_t> taken_over;
   if (s.ok() && compare) {
+    const std::vector<OpLibrary> before = LoadedOpLibraries();
     for (const std::string& path : compare_libraries_) {
       StatusOr<OpLibrary> lib = LoadOpLibrary(path);
       if (!lib.ok()) {
         if (progress) std::cerr << "\n";
         return ReportError(lib.status());
+      }
+      // Loading a loaded library returns it as it is: the built-in phase
+      // already ran with it, and unloading it would take it from the user.
+      if (std::find(before.begin(), before.end(), *lib) != before.end() ||
+          std::find(libs.begin(), libs.end(), *lib) != libs.end()) {
+        if (progress) std::cerr << "\n";
+        return ReportError(StrCat("bench --load ", path,
+                                  ": the library is already loaded (by opkit --load before the "
+                                  "command, or an earlier bench --load), so the built-in phase "
+                                  "ran with it; give it once, after bench"));
       }
       libs.push_back(*lib);
     }
