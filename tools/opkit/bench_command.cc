@@ -184,7 +184,8 @@ struct Comparison {
 };
 
 // The elements of a numeric tensor as doubles (a complex number as its real
-// and imaginary parts); false for other dtypes.
+// and imaginary parts), with *exact set for integers and bools, which are
+// compared for equality; false for other dtypes.
 bool ToDoubles(const Tensor& t, std::vector<double>* out, bool* exact) {
   out->clear();
   *exact = true;
@@ -232,7 +233,8 @@ bool ToDoubles(const Tensor& t, std::vector<double>* out, bool* exact) {
 }
 
 // Compares `got` with `want` fetch by fetch: reals within
-// tolerance * (1 + |want|), integers and bools equal, NaN only against NaN.
+// tolerance * (1 + |want|), integers and bools equal, NaN only against NaN;
+// tensors of other dtypes (strings, resources, variants) are not compared.
 Comparison Compare(const std::vector<Tensor>& got, const std::vector<Tensor>& want,
                    const std::vector<std::string>& fetches, double tolerance) {
   Comparison c;
