@@ -343,6 +343,19 @@ TEST_F(BenchCliTest, LoadComparesTheLibrarysKernelsWithTheBuiltInOnes) {
   EXPECT_THAT(r.out, ContainsRegex("op type +nodes +built-in +loaded +unloaded\n"));
   EXPECT_THAT(r.out, ContainsRegex("\n  MatMul +1 +[0-9.]+ +[0-9.]+ +[0-9.]+\n"));
 
+  // --trace records the loaded phase: one event per node per timed run.
+  std::vector<std::string> traced = args;
+  traced.insert(traced.end(), {"--trace", Path("t.json")});
+  r = Run(traced);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\ntrace (loaded phase): " + Path("t.json")));
+  int matmul_events = 0;
+  const json trace = ParseJson(ReadAll(Path("t.json")));
+  for (const json& e : trace["traceEvents"]) {
+    if (e["ph"] == "X" && e["name"] == "matmul") ++matmul_events;
+  }
+  EXPECT_EQ(matmul_events, 3);
+
   std::vector<std::string> json_args = args;
   json_args.push_back("--json");
   r = Run(json_args);
