@@ -338,7 +338,8 @@ TEST_F(BenchCliTest, LoadComparesTheLibrarysKernelsWithTheBuiltInOnes) {
   EXPECT_THAT(r.out, ContainsRegex("phase +runs +median (us|ms) +p90 (us|ms) +speed-up +"
                                    "max abs diff +outputs \\(tolerance 0.0001\\)"));
   EXPECT_THAT(r.out, ContainsRegex("\n  built-in +3 +[0-9.]+ +[0-9.]+ +1.00x +- +reference\n"));
-  EXPECT_THAT(r.out, ContainsRegex("\n  loaded +3 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.e-]+ +match\n"));
+  EXPECT_THAT(r.out,
+              ContainsRegex("\n  loaded +3 +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.e-]+ +match\n"));
   EXPECT_THAT(r.out, ContainsRegex("\n  unloaded +3 +[0-9.]+ +[0-9.]+ +[0-9.]+x +0 +match\n"));
   EXPECT_THAT(r.out, ContainsRegex("op type +nodes +built-in +loaded +unloaded\n"));
   EXPECT_THAT(r.out, ContainsRegex("\n  MatMul +1 +[0-9.]+ +[0-9.]+ +[0-9.]+\n"));
@@ -393,7 +394,8 @@ TEST_F(BenchCliTest, LoadReportsOutputsThatDiffer) {
                                          "--runs", "2", "--no-optimize", "--load",
                                          OPKIT_CLI_TEST_WRONG_RELU_LIB};
   CliResult r = Run(args);
-  ExpectError(r, "the outputs of the loaded phase differ from the built-in ones: y:0 element 0 is ");
+  ExpectError(r,
+              "the outputs of the loaded phase differ from the built-in ones: y:0 element 0 is ");
   EXPECT_THAT(r.err, HasSubstr("(--tolerance sets the tolerance)"));
   EXPECT_THAT(r.out, HasSubstr("library kernels run: Relu (1 node)\n"));
   EXPECT_THAT(r.out, ContainsRegex("\n  loaded +2 +[0-9.]+ +[0-9.]+ +[0-9.]+x +1 +DIFFER\n"));
