@@ -95,8 +95,21 @@ void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0,
     CT* row = patches + r * k;
     const int64_t h_origin = oh * d.stride_rows - d.pad_top;
     const int64_t w_origin = ow * d.stride_cols - d.pad_left;
+    // A window row that lies inside the image, without column dilation
+    // or groups, is one contiguous run of the input: copied at once (the
+    // stem's 3-channel patch rows would otherwise be copies of 3 values).
+    const bool whole_rows = std::is_same_v<T, CT> && d.dilation_cols == 1 &&
+                            d.patch_depth == d.in_depth && w_origin >= 0 &&
+                            w_origin + d.filter_cols <= d.in_cols;
     for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
       const int64_t ih = h_origin + fh * d.dilation_rows;
+      if (whole_rows && ih >= 0 && ih < d.in_rows) {
+        std::memcpy(row + fh * d.filter_cols * d.patch_depth,
+                    in + ((n * d.in_rows + ih) * d.in_cols + w_origin) *
+                             d.in_depth,
+                    sizeof(T) * d.filter_cols * d.in_depth);
+        continue;
+      }
       for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
         const int64_t iw = w_origin + fw * d.dilation_cols;
         CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
