@@ -19,15 +19,25 @@ namespace opkit {
 namespace {
 
 template <typename T>
-void EigenGemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-               const T* b, int64_t ldb, T* c, int64_t ldc) {
+void EigenGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+               int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
+               T* c, int64_t ldc) {
   using Matrix =
       Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Stride = Eigen::OuterStride<>;
-  Eigen::Map<const Matrix, Eigen::Unaligned, Stride> am(a, m, k, Stride(lda));
-  Eigen::Map<const Matrix, Eigen::Unaligned, Stride> bm(b, k, n, Stride(ldb));
+  using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Stride>;
+  ConstMap am(a, transpose_a ? k : m, transpose_a ? m : k, Stride(lda));
+  ConstMap bm(b, transpose_b ? n : k, transpose_b ? k : n, Stride(ldb));
   Eigen::Map<Matrix, Eigen::Unaligned, Stride> cm(c, m, n, Stride(ldc));
-  cm.noalias() = am * bm;
+  if (transpose_a && transpose_b) {
+    cm.noalias() = am.transpose() * bm.transpose();
+  } else if (transpose_a) {
+    cm.noalias() = am.transpose() * bm;
+  } else if (transpose_b) {
+    cm.noalias() = am * bm.transpose();
+  } else {
+    cm.noalias() = am * bm;
+  }
 }
 
 #ifdef OPKIT_HAVE_OPENBLAS
@@ -70,16 +80,20 @@ bool FitsBlasInt(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
          ldc <= kMax;
 }
 
-void Cblas(int m, int n, int k, const float* a, int lda, const float* b,
-           int ldb, float* c, int ldc) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, lda,
-              b, ldb, 0.0f, c, ldc);
+CBLAS_TRANSPOSE Op(bool transpose) {
+  return transpose ? CblasTrans : CblasNoTrans;
 }
 
-void Cblas(int m, int n, int k, const double* a, int lda, const double* b,
-           int ldb, double* c, int ldc) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda,
-              b, ldb, 0.0, c, ldc);
+void Cblas(bool ta, bool tb, int m, int n, int k, const float* a, int lda,
+           const float* b, int ldb, float* c, int ldc) {
+  cblas_sgemm(CblasRowMajor, Op(ta), Op(tb), m, n, k, 1.0f, a, lda, b, ldb,
+              0.0f, c, ldc);
+}
+
+void Cblas(bool ta, bool tb, int m, int n, int k, const double* a, int lda,
+           const double* b, int ldb, double* c, int ldc) {
+  cblas_dgemm(CblasRowMajor, Op(ta), Op(tb), m, n, k, 1.0, a, lda, b, ldb, 0.0,
+              c, ldc);
 }
 #endif  // OPKIT_HAVE_OPENBLAS
 
@@ -96,8 +110,8 @@ bool BlasGemmUsesOpenBlas() {
 namespace {
 
 template <typename T>
-void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c, int64_t ldc) {
+void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
+          int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
     for (int64_t i = 0; i < m; ++i) {
@@ -108,25 +122,27 @@ void Gemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
 #ifdef OPKIT_HAVE_OPENBLAS
   if (FitsBlasInt(m, n, k, lda, ldb, ldc)) {
     LimitOpenBlasThreadsOnce();
-    Cblas(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a,
-          static_cast<int>(lda), b, static_cast<int>(ldb), c,
+    Cblas(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+          a, static_cast<int>(lda), b, static_cast<int>(ldb), c,
           static_cast<int>(ldc));
     return;
   }
 #endif
-  EigenGemm(m, n, k, a, lda, b, ldb, c, ldc);
+  EigenGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace
 
-void BlasGemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-              const float* b, int64_t ldb, float* c, int64_t ldc) {
-  Gemm(m, n, k, a, lda, b, ldb, c, ldc);
+void BlasGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+              int64_t k, const float* a, int64_t lda, const float* b,
+              int64_t ldb, float* c, int64_t ldc) {
+  Gemm(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
-void BlasGemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-              const double* b, int64_t ldb, double* c, int64_t ldc) {
-  Gemm(m, n, k, a, lda, b, ldb, c, ldc);
+void BlasGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+              int64_t k, const double* a, int64_t lda, const double* b,
+              int64_t ldb, double* c, int64_t ldc) {
+  Gemm(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace opkit

@@ -23,18 +23,33 @@ namespace opkit {
 // Whether BlasGemm runs on OpenBLAS in this build (false: on Eigen).
 OPKIT_EXPORT bool BlasGemmUsesOpenBlas();
 
-// c[i * ldc + j] = sum over l < k of a[i * lda + l] * b[l * ldb + j], for
-// i < m and j < n: an m x k matrix times a k x n matrix, each row-major with
-// the given leading dimensions (each at least its matrix's row length), so
-// that a block of columns of a wider matrix is read or written in place.
-// c's previous contents are ignored (NaN in them does not leak); k == 0
-// writes zeros. m, n, k >= 0. Runs on the calling thread; thread-safe.
-OPKIT_EXPORT void BlasGemm(int64_t m, int64_t n, int64_t k, const float* a,
-                           int64_t lda, const float* b, int64_t ldb, float* c,
+// c[i * ldc + j] = sum over l < k of op(a)[i][l] * op(b)[l][j], for i < m
+// and j < n: op(a) is m x k, op(b) is k x n. Each matrix is row-major with
+// the given leading dimension (at least its stored row length), so that a
+// block of rows or columns of a wider matrix is read or written in place;
+// op(a)[i][l] is a[i * lda + l], or a[l * lda + i] when transpose_a (a is
+// stored k x m), and likewise for b. c's previous contents are ignored
+// (NaN in them does not leak); k == 0 writes zeros. m, n, k >= 0. Runs on
+// the calling thread; thread-safe.
+OPKIT_EXPORT void BlasGemm(bool transpose_a, bool transpose_b, int64_t m,
+                           int64_t n, int64_t k, const float* a, int64_t lda,
+                           const float* b, int64_t ldb, float* c, int64_t ldc);
+OPKIT_EXPORT void BlasGemm(bool transpose_a, bool transpose_b, int64_t m,
+                           int64_t n, int64_t k, const double* a, int64_t lda,
+                           const double* b, int64_t ldb, double* c,
                            int64_t ldc);
-OPKIT_EXPORT void BlasGemm(int64_t m, int64_t n, int64_t k, const double* a,
-                           int64_t lda, const double* b, int64_t ldb,
-                           double* c, int64_t ldc);
+
+// The same without transposes.
+inline void BlasGemm(int64_t m, int64_t n, int64_t k, const float* a,
+                     int64_t lda, const float* b, int64_t ldb, float* c,
+                     int64_t ldc) {
+  BlasGemm(false, false, m, n, k, a, lda, b, ldb, c, ldc);
+}
+inline void BlasGemm(int64_t m, int64_t n, int64_t k, const double* a,
+                     int64_t lda, const double* b, int64_t ldb, double* c,
+                     int64_t ldc) {
+  BlasGemm(false, false, m, n, k, a, lda, b, ldb, c, ldc);
+}
 
 }  // namespace opkit
 

@@ -35,15 +35,14 @@ TYPED_TEST(BlasGemmTest, MatchesTripleLoopWithPaddedLeadingDimensions) {
     int64_t m, n, k, pad_a, pad_b, pad_c;
   };
   // Odd sizes, a single element, and sizes past OpenBLAS's blocking.
-  const Case cases[] = {{1, 1, 1, 0, 0, 0},   {7, 5, 3, 2, 1, 4},
+  const Case cases[] = {{1, 1, 1, 0, 0, 0},     {7, 5, 3, 2, 1, 4},
                         {67, 33, 129, 3, 5, 1}, {130, 257, 300, 0, 7, 0},
                         {1, 300, 17, 1, 0, 2},  {300, 1, 17, 0, 1, 0}};
   uint32_t seed = 1;
   for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::Message() << c.m << "x" << c.k << " * " << c.k
-                                      << "x" << c.n);
-    const int64_t lda = c.k + c.pad_a, ldb = c.n + c.pad_b,
-                  ldc = c.n + c.pad_c;
+    SCOPED_TRACE(::testing::Message()
+                 << c.m << "x" << c.k << " * " << c.k << "x" << c.n);
+    const int64_t lda = c.k + c.pad_a, ldb = c.n + c.pad_b, ldc = c.n + c.pad_c;
     const std::vector<T> a = Random<T>(c.m * lda, seed++);
     const std::vector<T> b = Random<T>(c.k * ldb, seed++);
     // Padding columns of c hold a marker that must survive.
@@ -64,6 +63,34 @@ TYPED_TEST(BlasGemmTest, MatchesTripleLoopWithPaddedLeadingDimensions) {
         }
         ASSERT_NEAR(got, want, tolerance * (1 + std::fabs(want)))
             << "(" << i << ", " << j << ")";
+      }
+    }
+  }
+}
+
+TYPED_TEST(BlasGemmTest, TransposedOperandsMatchTripleLoop) {
+  using T = TypeParam;
+  const int64_t m = 37, n = 19, k = 23;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(::testing::Message()
+                   << "transpose_a " << ta << " transpose_b " << tb);
+      // Stored shapes [k, m] / [n, k] when transposed, each row padded by 3.
+      const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 3, ldc = n;
+      const std::vector<T> a = Random<T>((ta ? k : m) * lda, 11);
+      const std::vector<T> b = Random<T>((tb ? n : k) * ldb, 12);
+      std::vector<T> out(static_cast<size_t>(m * ldc));
+      BlasGemm(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, out.data(), ldc);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          double want = 0;
+          for (int64_t l = 0; l < k; ++l) {
+            want += static_cast<double>(ta ? a[l * lda + i] : a[i * lda + l]) *
+                    static_cast<double>(tb ? b[j * ldb + l] : b[l * ldb + j]);
+          }
+          ASSERT_NEAR(out[i * ldc + j], want, 1e-4 * (1 + std::fabs(want)))
+              << "(" << i << ", " << j << ")";
+        }
       }
     }
   }

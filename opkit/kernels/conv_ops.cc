@@ -83,9 +83,8 @@ bool InputIsPatchMatrix(const Conv2DDims& d) {
 // layout: (filter row, filter col, channel), matching the HWIO filter's row
 // order.
 template <typename T, typename CT>
-void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0,
-                   int64_t first, int64_t last, int64_t channel0,
-                   CT* patches) {
+void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0, int64_t first,
+                   int64_t last, int64_t channel0, CT* patches) {
   const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
   for (int64_t r = first; r < last; ++r) {
     const int64_t p = p0 + r;
@@ -104,10 +103,10 @@ void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0,
     for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
       const int64_t ih = h_origin + fh * d.dilation_rows;
       if (whole_rows && ih >= 0 && ih < d.in_rows) {
-        std::memcpy(row + fh * d.filter_cols * d.patch_depth,
-                    in + ((n * d.in_rows + ih) * d.in_cols + w_origin) *
-                             d.in_depth,
-                    sizeof(T) * d.filter_cols * d.in_depth);
+        std::memcpy(
+            row + fh * d.filter_cols * d.patch_depth,
+            in + ((n * d.in_rows + ih) * d.in_cols + w_origin) * d.in_depth,
+            sizeof(T) * d.filter_cols * d.in_depth);
         continue;
       }
       for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
@@ -117,9 +116,9 @@ void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0,
           std::fill(dst, dst + d.patch_depth, CT(0));
           continue;
         }
-        const T* src =
-            in + ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
-            channel0;
+        const T* src = in +
+                       ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
+                       channel0;
         if constexpr (std::is_same_v<T, CT>) {
           std::memcpy(dst, src, sizeof(T) * d.patch_depth);
         } else {
@@ -176,8 +175,8 @@ constexpr int64_t kMinGemmBlockRows = 64;
 
 template <typename T>
 void LaunchConv2DGemm(OpKernelContext* ctx, const Conv2DDims& d,
-                      const Tensor& input, const Tensor& filter,
-                      Tensor* output, const ConvOutputBlockFn& on_block) {
+                      const Tensor& input, const Tensor& filter, Tensor* output,
+                      const ConvOutputBlockFn& on_block) {
   const int64_t positions = d.batch * d.out_rows * d.out_cols;
   const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
   const int64_t group_out = d.out_depth / d.groups;
@@ -187,37 +186,37 @@ void LaunchConv2DGemm(OpKernelContext* ctx, const Conv2DDims& d,
   const int64_t input_stride = InputAsPatchMatrixStride(d);
   // Bytes a block row touches besides the filter: its patch row (when one
   // is built) and its output row.
-  const int64_t row_bytes =
-      static_cast<int64_t>(sizeof(T)) * ((input_stride == 0 ? k : 0) + d.out_depth);
+  const int64_t row_bytes = static_cast<int64_t>(sizeof(T)) *
+                            ((input_stride == 0 ? k : 0) + d.out_depth);
   const int64_t block_rows = std::max<int64_t>(
       kMinGemmBlockRows, kGemmBlockBytes / std::max<int64_t>(row_bytes, 1));
-  Shard(ctx, positions, static_cast<double>(k) * static_cast<double>(d.out_depth),
-        [&](int64_t begin, int64_t end) {
-          std::vector<T> patches;
-          if (input_stride == 0) {
-            patches.resize(static_cast<size_t>(
-                std::min(block_rows, end - begin) * k));
-          }
-          for (int64_t p0 = begin; p0 < end; p0 += block_rows) {
-            const int64_t rows = std::min(block_rows, end - p0);
-            for (int64_t g = 0; g < d.groups; ++g) {
-              const T* a = nullptr;
-              int64_t lda = k;
-              if (input_stride != 0) {
-                a = in + p0 * input_stride + g * d.patch_depth;
-                lda = input_stride;
-              } else {
-                FillPatchRows(d, in, p0, 0, rows, g * d.patch_depth,
-                              patches.data());
-                a = patches.data();
-              }
-              BlasGemm(rows, group_out, k, a, lda, f + g * group_out,
-                       d.out_depth, out + p0 * d.out_depth + g * group_out,
-                       d.out_depth);
+  Shard(
+      ctx, positions, static_cast<double>(k) * static_cast<double>(d.out_depth),
+      [&](int64_t begin, int64_t end) {
+        std::vector<T> patches;
+        if (input_stride == 0) {
+          patches.resize(
+              static_cast<size_t>(std::min(block_rows, end - begin) * k));
+        }
+        for (int64_t p0 = begin; p0 < end; p0 += block_rows) {
+          const int64_t rows = std::min(block_rows, end - p0);
+          for (int64_t g = 0; g < d.groups; ++g) {
+            const T* a = nullptr;
+            int64_t lda = k;
+            if (input_stride != 0) {
+              a = in + p0 * input_stride + g * d.patch_depth;
+              lda = input_stride;
+            } else {
+              FillPatchRows(d, in, p0, 0, rows, g * d.patch_depth,
+                            patches.data());
+              a = patches.data();
             }
-            if (on_block) on_block(p0, rows);
+            BlasGemm(rows, group_out, k, a, lda, f + g * group_out, d.out_depth,
+                     out + p0 * d.out_depth + g * group_out, d.out_depth);
           }
-        });
+          if (on_block) on_block(p0, rows);
+        }
+      });
 }
 
 template <typename T>
