@@ -384,14 +384,18 @@ Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
   return OkStatus();
 }
 
+namespace {
+
+// LaunchConv2D for half, bfloat16 and int32, with a non-empty window and
+// input depth: im2col in chunks, one Eigen contraction per chunk and group.
 template <typename T>
-void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
-                  const Tensor& input, const Tensor& filter, Tensor* output,
-                  const ConvOutputBlockFn& on_block) {
+void LaunchConv2DEigen(OpKernelContext* ctx, const Conv2DDims& d,
+                       const Tensor& input, const Tensor& filter,
+                       Tensor* output, const ConvOutputBlockFn& on_block) {
   using CT = ComputeType<T>;
-  using Matrix = Eigen::TensorMap<
-      Eigen::Tensor<CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
-      Eigen::Unaligned>;
+  using Matrix =
+      Eigen::TensorMap<Eigen::Tensor<CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
+                       Eigen::Unaligned>;
   using ConstMatrix = Eigen::TensorMap<
       Eigen::Tensor<const CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
       Eigen::Unaligned>;
@@ -399,75 +403,41 @@ void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
   const int64_t positions = d.batch * d.out_rows * d.out_cols;
   const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
   T* out = output->flat<T>().data();
-  if (k == 0 || d.groups == 0) {
-    // An empty window, or an input without channels: every output is an
-    // empty sum.
-    std::fill(out, out + output->NumElements(), T(0));
-    if (on_block) on_block(0, positions);
-    return;
-  }
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    LaunchConv2DGemm<T>(ctx, d, input, filter, output, on_block);
-    return;
-  }
   const int64_t group_out = d.out_depth / d.groups;
   const T* in = input.flat<T>().data();
 
-  constexpr bool kSameType = std::is_same_v<T, CT>;
-  if constexpr (kSameType) {
-    if (d.groups == 1 && InputIsPatchMatrix(d)) {
-      ConstMatrix patches(in, positions, k);
-      ConstMatrix f(filter.flat<T>().data(), k, d.out_depth);
-      Matrix result(out, positions, d.out_depth);
-      result.device(device) = patches.contract(f, ContractDims());
-      if (on_block) on_block(0, positions);
-      return;
-    }
-  }
+  // The types of this path are converted on the way in and out.
+  static_assert(!std::is_same_v<T, CT>);
 
   // The filter of each group as a contiguous [k, group_out] matrix in CT.
-  std::vector<CT> filter_ct;
-  const CT* filter_data = nullptr;
-  if (kSameType && d.groups == 1) {
-    filter_data = reinterpret_cast<const CT*>(filter.flat<T>().data());
-  } else {
-    filter_ct.resize(static_cast<size_t>(k * d.out_depth));
-    const T* f = filter.flat<T>().data();
-    for (int64_t g = 0; g < d.groups; ++g) {
-      CT* dst = filter_ct.data() + g * k * group_out;
-      for (int64_t r = 0; r < k; ++r) {
-        for (int64_t o = 0; o < group_out; ++o) {
-          dst[r * group_out + o] =
-              static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
-        }
+  std::vector<CT> filter_ct(static_cast<size_t>(k * d.out_depth));
+  const T* f = filter.flat<T>().data();
+  for (int64_t g = 0; g < d.groups; ++g) {
+    CT* dst = filter_ct.data() + g * k * group_out;
+    for (int64_t r = 0; r < k; ++r) {
+      for (int64_t o = 0; o < group_out; ++o) {
+        dst[r * group_out + o] =
+            static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
       }
     }
-    filter_data = filter_ct.data();
   }
+  const CT* filter_data = filter_ct.data();
 
   const int64_t chunk_rows =
       std::max<int64_t>(1, std::min(positions, kMaxPatchElements / k));
   std::vector<CT> patches(static_cast<size_t>(chunk_rows * k));
-  // Results land in `out` directly unless they need converting or
-  // scattering into a group's columns.
-  const bool direct = kSameType && d.groups == 1;
-  std::vector<CT> result_buf;
-  if (!direct) result_buf.resize(static_cast<size_t>(chunk_rows * group_out));
+  // Results are converted to T and scattered into the group's columns.
+  std::vector<CT> result_buf(static_cast<size_t>(chunk_rows * group_out));
 
   for (int64_t p0 = 0; p0 < positions; p0 += chunk_rows) {
     const int64_t rows = std::min(chunk_rows, positions - p0);
     for (int64_t g = 0; g < d.groups; ++g) {
       BuildPatches(ctx, d, in, p0, rows, g * d.patch_depth, patches.data());
       ConstMatrix patch_matrix(patches.data(), rows, k);
-      ConstMatrix f(filter_data + g * k * group_out, k, group_out);
-      if (direct) {
-        Matrix result(reinterpret_cast<CT*>(out) + p0 * d.out_depth, rows,
-                      d.out_depth);
-        result.device(device) = patch_matrix.contract(f, ContractDims());
-        continue;
-      }
+      ConstMatrix group_filter(filter_data + g * k * group_out, k, group_out);
       Matrix result(result_buf.data(), rows, group_out);
-      result.device(device) = patch_matrix.contract(f, ContractDims());
+      result.device(device) =
+          patch_matrix.contract(group_filter, ContractDims());
       for (int64_t r = 0; r < rows; ++r) {
         T* dst = out + (p0 + r) * d.out_depth + g * group_out;
         const CT* src = result_buf.data() + r * group_out;
@@ -475,6 +445,28 @@ void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
       }
     }
     if (on_block) on_block(p0, rows);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
+                  const Tensor& input, const Tensor& filter, Tensor* output,
+                  const ConvOutputBlockFn& on_block) {
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  if (k == 0 || d.groups == 0) {
+    // An empty window, or an input without channels: every output is an
+    // empty sum.
+    T* out = output->flat<T>().data();
+    std::fill(out, out + output->NumElements(), T(0));
+    if (on_block) on_block(0, d.batch * d.out_rows * d.out_cols);
+    return;
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    LaunchConv2DGemm<T>(ctx, d, input, filter, output, on_block);
+  } else {
+    LaunchConv2DEigen<T>(ctx, d, input, filter, output, on_block);
   }
 }
 
