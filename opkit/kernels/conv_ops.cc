@@ -4,14 +4,24 @@
 // NCHW is refused with TensorFlow's Unimplemented message, as TensorFlow's
 // CPU kernel does (an empty output is still produced without complaint).
 //
-// Method: im2col + one Eigen contraction per chunk of output positions. Each
-// output position's receptive field (FH x FW x C/groups values, zeros where
-// it hangs over the padding) is one row of a patch matrix; that matrix
-// times the filter seen as a [FH*FW*C/groups, O/groups] matrix is the
-// output. The patch matrix is built for a bounded number of rows at a time
-// so that memory stays at a few MB whatever the image size. When the input
-// already is the patch matrix (1x1 filter with stride 1 and no padding, or
-// a filter as large as the unpadded image) it is used as it is.
+// Method: im2col + matrix product. Each output position's receptive field
+// (FH x FW x C/groups values, zeros where it hangs over the padding) is one
+// row of a patch matrix; that matrix times the filter seen as a
+// [FH*FW*C/groups, O/groups] matrix is the output. When the input already
+// is the patch matrix (1x1 filter with stride 1 and no padding, or a filter
+// as large as the unpadded image) it is used as it is.
+//
+// float and double (Note [Conv2D on GEMM blocks]): the output positions are
+// split across the intra-op pool, and each thread takes its rows a block at
+// a time -- builds that block's patches, multiplies them by the filter with
+// BlasGemm (blas_gemm.h: OpenBLAS, one thread per call), and hands the
+// block to the caller's epilogue while it is still in cache. Groups read
+// their filter columns and write their output columns in place through the
+// leading dimensions, without copies.
+//
+// half, bfloat16, int32: the patch matrix is built for a bounded number of
+// rows at a time (memory stays at a few MB whatever the image size) and
+// multiplied by one Eigen contraction spread over the pool.
 //
 // Arithmetic type: float for half and bfloat16 (converted while building
 // the patches, so long sums do not lose precision), unsigned 32-bit for
@@ -28,6 +38,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/blas_gemm.h"
 #include "opkit/kernels/conv_ops.h"
 #include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
@@ -67,46 +78,145 @@ bool InputIsPatchMatrix(const Conv2DDims& d) {
          d.dilation_cols == 1;
 }
 
-// Fills rows [p0, p0 + rows) of the patch matrix for the group whose
-// channels start at `channel0`. Row layout: (filter row, filter col,
-// channel), matching the HWIO filter's row order.
+// Fills rows [p0 + first, p0 + last) of the patch matrix for the group
+// whose channels start at `channel0` into patches[first * k ...]. Row
+// layout: (filter row, filter col, channel), matching the HWIO filter's row
+// order.
 template <typename T, typename CT>
-void BuildPatches(OpKernelContext* ctx, const Conv2DDims& d, const T* in,
-                  int64_t p0, int64_t rows, int64_t channel0, CT* patches) {
+void FillPatchRows(const Conv2DDims& d, const T* in, int64_t p0, int64_t first,
+                   int64_t last, int64_t channel0, CT* patches) {
   const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
-  auto fill = [&](int64_t first, int64_t last) {
-    for (int64_t r = first; r < last; ++r) {
-      const int64_t p = p0 + r;
-      const int64_t ow = p % d.out_cols;
-      const int64_t oh = (p / d.out_cols) % d.out_rows;
-      const int64_t n = p / (d.out_cols * d.out_rows);
-      CT* row = patches + r * k;
-      const int64_t h_origin = oh * d.stride_rows - d.pad_top;
-      const int64_t w_origin = ow * d.stride_cols - d.pad_left;
-      for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
-        const int64_t ih = h_origin + fh * d.dilation_rows;
-        for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
-          const int64_t iw = w_origin + fw * d.dilation_cols;
-          CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
-          if (ih < 0 || ih >= d.in_rows || iw < 0 || iw >= d.in_cols) {
-            std::fill(dst, dst + d.patch_depth, CT(0));
-            continue;
-          }
-          const T* src =
-              in + ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
-              channel0;
-          if constexpr (std::is_same_v<T, CT>) {
-            std::memcpy(dst, src, sizeof(T) * d.patch_depth);
-          } else {
-            for (int64_t c = 0; c < d.patch_depth; ++c) {
-              dst[c] = static_cast<CT>(src[c]);
-            }
+  for (int64_t r = first; r < last; ++r) {
+    const int64_t p = p0 + r;
+    const int64_t ow = p % d.out_cols;
+    const int64_t oh = (p / d.out_cols) % d.out_rows;
+    const int64_t n = p / (d.out_cols * d.out_rows);
+    CT* row = patches + r * k;
+    const int64_t h_origin = oh * d.stride_rows - d.pad_top;
+    const int64_t w_origin = ow * d.stride_cols - d.pad_left;
+    // A window row that lies inside the image, without column dilation
+    // or groups, is one contiguous run of the input: copied at once (the
+    // stem's 3-channel patch rows would otherwise be copies of 3 values).
+    const bool whole_rows = std::is_same_v<T, CT> && d.dilation_cols == 1 &&
+                            d.patch_depth == d.in_depth && w_origin >= 0 &&
+                            w_origin + d.filter_cols <= d.in_cols;
+    for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
+      const int64_t ih = h_origin + fh * d.dilation_rows;
+      if (whole_rows && ih >= 0 && ih < d.in_rows) {
+        std::memcpy(
+            row + fh * d.filter_cols * d.patch_depth,
+            in + ((n * d.in_rows + ih) * d.in_cols + w_origin) * d.in_depth,
+            sizeof(T) * d.filter_cols * d.in_depth);
+        continue;
+      }
+      for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
+        const int64_t iw = w_origin + fw * d.dilation_cols;
+        CT* dst = row + (fh * d.filter_cols + fw) * d.patch_depth;
+        if (ih < 0 || ih >= d.in_rows || iw < 0 || iw >= d.in_cols) {
+          std::fill(dst, dst + d.patch_depth, CT(0));
+          continue;
+        }
+        const T* src = in +
+                       ((n * d.in_rows + ih) * d.in_cols + iw) * d.in_depth +
+                       channel0;
+        if constexpr (std::is_same_v<T, CT>) {
+          std::memcpy(dst, src, sizeof(T) * d.patch_depth);
+        } else {
+          for (int64_t c = 0; c < d.patch_depth; ++c) {
+            dst[c] = static_cast<CT>(src[c]);
           }
         }
       }
     }
-  };
-  Shard(ctx, rows, static_cast<double>(k), fill);
+  }
+}
+
+// FillPatchRows for rows [p0, p0 + rows), split across the intra-op pool.
+template <typename T, typename CT>
+void BuildPatches(OpKernelContext* ctx, const Conv2DDims& d, const T* in,
+                  int64_t p0, int64_t rows, int64_t channel0, CT* patches) {
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  Shard(ctx, rows, static_cast<double>(k), [&](int64_t first, int64_t last) {
+    FillPatchRows(d, in, p0, first, last, channel0, patches);
+  });
+}
+
+// The leading dimension with which the input can be read as the patch
+// matrix of every group (group g's rows start at channel g * patch_depth),
+// or 0 when it cannot: a 1x1 window moving one step at a time with no
+// padding reads each input position's channels; a window covering the whole
+// unpadded image without groups reads each image.
+int64_t InputAsPatchMatrixStride(const Conv2DDims& d) {
+  if (d.pad_top != 0 || d.pad_left != 0) return 0;
+  if (d.filter_rows == 1 && d.filter_cols == 1 && d.stride_rows == 1 &&
+      d.stride_cols == 1 && d.out_rows == d.in_rows &&
+      d.out_cols == d.in_cols) {
+    return d.in_depth;
+  }
+  if (d.groups == 1 && InputIsPatchMatrix(d)) {
+    return d.filter_rows * d.filter_cols * d.patch_depth;
+  }
+  return 0;
+}
+
+// Note [Conv2D on GEMM blocks]
+// float and double convolutions split the output positions (the rows of
+// the [positions, out_depth] output) across the intra-op pool with Shard;
+// each thread walks its range a block of kGemmBlockBytes at a time: the
+// block's patch rows (none when the input is the patch matrix), one
+// BlasGemm per group writing straight into the output, then `on_block` on
+// those rows while they are in the core's cache. BlasGemm itself stays on
+// the calling thread (Note [OpenBLAS threads] in blas_gemm.cc), so the
+// intra-op pool is the only source of parallelism and its size is what the
+// session asked for. Every BlasGemm call packs the filter again, so blocks
+// are not made smaller than kMinGemmBlockRows rows.
+constexpr int64_t kGemmBlockBytes = int64_t{512} << 10;
+constexpr int64_t kMinGemmBlockRows = 64;
+
+template <typename T>
+void LaunchConv2DGemm(OpKernelContext* ctx, const Conv2DDims& d,
+                      const Tensor& input, const Tensor& filter, Tensor* output,
+                      const ConvOutputBlockFn& on_block) {
+  const int64_t positions = d.batch * d.out_rows * d.out_cols;
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  const int64_t group_out = d.out_depth / d.groups;
+  const T* in = input.flat<T>().data();
+  const T* f = filter.flat<T>().data();
+  T* out = output->flat<T>().data();
+  const int64_t input_stride = InputAsPatchMatrixStride(d);
+  // Bytes a block row touches besides the filter: its patch row (when one
+  // is built) and its output row.
+  const int64_t row_bytes = static_cast<int64_t>(sizeof(T)) *
+                            ((input_stride == 0 ? k : 0) + d.out_depth);
+  const int64_t block_rows = std::max<int64_t>(
+      kMinGemmBlockRows, kGemmBlockBytes / std::max<int64_t>(row_bytes, 1));
+  Shard(
+      ctx, positions, static_cast<double>(k) * static_cast<double>(d.out_depth),
+      [&](int64_t begin, int64_t end) {
+        std::vector<T> patches;
+        if (input_stride == 0) {
+          patches.resize(
+              static_cast<size_t>(std::min(block_rows, end - begin) * k));
+        }
+        for (int64_t p0 = begin; p0 < end; p0 += block_rows) {
+          const int64_t rows = std::min(block_rows, end - p0);
+          for (int64_t g = 0; g < d.groups; ++g) {
+            const T* a = nullptr;
+            int64_t lda = k;
+            if (input_stride != 0) {
+              a = in + p0 * input_stride + g * d.patch_depth;
+              lda = input_stride;
+            } else {
+              FillPatchRows(d, in, p0, 0, rows, g * d.patch_depth,
+                            patches.data());
+              a = patches.data();
+            }
+            BlasGemm(rows, group_out, k, a, lda, f + g * group_out, d.out_depth,
+                     out + p0 * d.out_depth + g * group_out, d.out_depth);
+          }
+          if (on_block) on_block(p0, rows);
+        }
+      });
 }
 
 template <typename T>
@@ -274,14 +384,18 @@ Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
   return OkStatus();
 }
 
+namespace {
+
+// LaunchConv2D for half, bfloat16 and int32, with a non-empty window and
+// input depth: im2col in chunks, one Eigen contraction per chunk and group.
 template <typename T>
-void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
-                  const Tensor& input, const Tensor& filter, Tensor* output,
-                  const ConvOutputBlockFn& on_block) {
+void LaunchConv2DEigen(OpKernelContext* ctx, const Conv2DDims& d,
+                       const Tensor& input, const Tensor& filter,
+                       Tensor* output, const ConvOutputBlockFn& on_block) {
   using CT = ComputeType<T>;
-  using Matrix = Eigen::TensorMap<
-      Eigen::Tensor<CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
-      Eigen::Unaligned>;
+  using Matrix =
+      Eigen::TensorMap<Eigen::Tensor<CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
+                       Eigen::Unaligned>;
   using ConstMatrix = Eigen::TensorMap<
       Eigen::Tensor<const CT, 2, Eigen::RowMajor, Eigen::DenseIndex>,
       Eigen::Unaligned>;
@@ -289,71 +403,41 @@ void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
   const int64_t positions = d.batch * d.out_rows * d.out_cols;
   const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
   T* out = output->flat<T>().data();
-  if (k == 0 || d.groups == 0) {
-    // An empty window, or an input without channels: every output is an
-    // empty sum.
-    std::fill(out, out + output->NumElements(), T(0));
-    if (on_block) on_block(0, positions);
-    return;
-  }
   const int64_t group_out = d.out_depth / d.groups;
   const T* in = input.flat<T>().data();
 
-  constexpr bool kSameType = std::is_same_v<T, CT>;
-  if constexpr (kSameType) {
-    if (d.groups == 1 && InputIsPatchMatrix(d)) {
-      ConstMatrix patches(in, positions, k);
-      ConstMatrix f(filter.flat<T>().data(), k, d.out_depth);
-      Matrix result(out, positions, d.out_depth);
-      result.device(device) = patches.contract(f, ContractDims());
-      if (on_block) on_block(0, positions);
-      return;
-    }
-  }
+  // The types of this path are converted on the way in and out.
+  static_assert(!std::is_same_v<T, CT>);
 
   // The filter of each group as a contiguous [k, group_out] matrix in CT.
-  std::vector<CT> filter_ct;
-  const CT* filter_data = nullptr;
-  if (kSameType && d.groups == 1) {
-    filter_data = reinterpret_cast<const CT*>(filter.flat<T>().data());
-  } else {
-    filter_ct.resize(static_cast<size_t>(k * d.out_depth));
-    const T* f = filter.flat<T>().data();
-    for (int64_t g = 0; g < d.groups; ++g) {
-      CT* dst = filter_ct.data() + g * k * group_out;
-      for (int64_t r = 0; r < k; ++r) {
-        for (int64_t o = 0; o < group_out; ++o) {
-          dst[r * group_out + o] =
-              static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
-        }
+  std::vector<CT> filter_ct(static_cast<size_t>(k * d.out_depth));
+  const T* f = filter.flat<T>().data();
+  for (int64_t g = 0; g < d.groups; ++g) {
+    CT* dst = filter_ct.data() + g * k * group_out;
+    for (int64_t r = 0; r < k; ++r) {
+      for (int64_t o = 0; o < group_out; ++o) {
+        dst[r * group_out + o] =
+            static_cast<CT>(f[r * d.out_depth + g * group_out + o]);
       }
     }
-    filter_data = filter_ct.data();
   }
+  const CT* filter_data = filter_ct.data();
 
   const int64_t chunk_rows =
       std::max<int64_t>(1, std::min(positions, kMaxPatchElements / k));
   std::vector<CT> patches(static_cast<size_t>(chunk_rows * k));
-  // Results land in `out` directly unless they need converting or
-  // scattering into a group's columns.
-  const bool direct = kSameType && d.groups == 1;
-  std::vector<CT> result_buf;
-  if (!direct) result_buf.resize(static_cast<size_t>(chunk_rows * group_out));
+  // Results are converted to T and scattered into the group's columns.
+  std::vector<CT> result_buf(static_cast<size_t>(chunk_rows * group_out));
 
   for (int64_t p0 = 0; p0 < positions; p0 += chunk_rows) {
     const int64_t rows = std::min(chunk_rows, positions - p0);
     for (int64_t g = 0; g < d.groups; ++g) {
       BuildPatches(ctx, d, in, p0, rows, g * d.patch_depth, patches.data());
       ConstMatrix patch_matrix(patches.data(), rows, k);
-      ConstMatrix f(filter_data + g * k * group_out, k, group_out);
-      if (direct) {
-        Matrix result(reinterpret_cast<CT*>(out) + p0 * d.out_depth, rows,
-                      d.out_depth);
-        result.device(device) = patch_matrix.contract(f, ContractDims());
-        continue;
-      }
+      ConstMatrix group_filter(filter_data + g * k * group_out, k, group_out);
       Matrix result(result_buf.data(), rows, group_out);
-      result.device(device) = patch_matrix.contract(f, ContractDims());
+      result.device(device) =
+          patch_matrix.contract(group_filter, ContractDims());
       for (int64_t r = 0; r < rows; ++r) {
         T* dst = out + (p0 + r) * d.out_depth + g * group_out;
         const CT* src = result_buf.data() + r * group_out;
@@ -361,6 +445,28 @@ void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
       }
     }
     if (on_block) on_block(p0, rows);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void LaunchConv2D(OpKernelContext* ctx, const Conv2DDims& d,
+                  const Tensor& input, const Tensor& filter, Tensor* output,
+                  const ConvOutputBlockFn& on_block) {
+  const int64_t k = d.filter_rows * d.filter_cols * d.patch_depth;
+  if (k == 0 || d.groups == 0) {
+    // An empty window, or an input without channels: every output is an
+    // empty sum.
+    T* out = output->flat<T>().data();
+    std::fill(out, out + output->NumElements(), T(0));
+    if (on_block) on_block(0, d.batch * d.out_rows * d.out_cols);
+    return;
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    LaunchConv2DGemm<T>(ctx, d, input, filter, output, on_block);
+  } else {
+    LaunchConv2DEigen<T>(ctx, d, input, filter, output, on_block);
   }
 }
 

@@ -11,6 +11,7 @@
 //                       [&](int64_t first_row, int64_t num_rows) {
 //                         // rows [first_row, first_row + num_rows) of the
 //                         // output seen as [positions, out_depth] are done
+//                         // (called on several threads at once)
 //                       });
 //
 // Method and arithmetic types are described at the top of conv_ops.cc.
@@ -64,9 +65,12 @@ Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
 
 // Called with each block of output rows as soon as it is computed: rows
 // [first_row, first_row + num_rows) of the output seen as a
-// [batch * out_rows * out_cols, out_depth] matrix. Blocks are disjoint, come
-// in increasing order from the calling thread, and together cover the
-// output.
+// [batch * out_rows * out_cols, out_depth] matrix. Blocks are disjoint and
+// together cover the output. They may come from several threads of the
+// intra-op pool at once, in no particular order (float and double: each on
+// the thread that computed it, Note [Conv2D on GEMM blocks] in
+// conv_ops.cc), so the function must be safe to call concurrently for
+// different blocks and should do its work on the calling thread.
 using ConvOutputBlockFn =
     std::function<void(int64_t first_row, int64_t num_rows)>;
 

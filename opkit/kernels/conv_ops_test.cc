@@ -107,6 +107,8 @@ std::vector<double> Reference(const ConvCase& c, const Tensor& in,
   *shape = {n, oh, ow, od};
   const int64_t groups = depth / fd;
   const int64_t group_out = od / groups;
+  const T* in_data = in.flat<T>().data();
+  const T* filter_data = filter.flat<T>().data();
   std::vector<double> out;
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t y = 0; y < oh; ++y) {
@@ -119,10 +121,9 @@ std::vector<double> Reference(const ConvCase& c, const Tensor& in,
               const int64_t r = y * sh - pt + i * dh, s = x * sw - pl + j * dw;
               if (r < 0 || r >= h || s < 0 || s >= w) continue;
               for (int64_t k = 0; k < fd; ++k) {
-                acc += AsDouble(in.flat<T>()(((b * h + r) * w + s) * depth +
-                                             g * fd + k)) *
-                       AsDouble(filter.flat<T>()(((i * fw + j) * fd + k) * od +
-                                                 o));
+                acc += AsDouble(in_data[((b * h + r) * w + s) * depth +
+                                        g * fd + k]) *
+                       AsDouble(filter_data[((i * fw + j) * fd + k) * od + o]);
               }
             }
           }
@@ -162,14 +163,23 @@ class Conv2DTest : public ::testing::Test {
     SCOPED_TRACE(Describe(c));
     Tensor in = Pattern<T>(c.input, 1);
     Tensor filter = Pattern<T>(c.filter, 2);
-    Tensor out;
-    ASSERT_THAT(Run(c, in, filter, &out), IsOk());
     std::vector<int64_t> shape;
     std::vector<double> want = Reference<T>(c, in, filter, &shape);
+    ExpectOutput<T>(c, in, filter, shape, want);
+  }
+
+  // Runs `c` on `in` and `filter` and expects exactly `want`.
+  template <typename T>
+  void ExpectOutput(const ConvCase& c, const Tensor& in, const Tensor& filter,
+                    const std::vector<int64_t>& shape,
+                    const std::vector<double>& want) {
+    Tensor out;
+    ASSERT_THAT(Run(c, in, filter, &out), IsOk());
     ASSERT_EQ(out.shape(), TensorShape(shape));
     ASSERT_EQ(out.dtype(), DataTypeToEnum<T>::value);
+    const T* got = out.flat<T>().data();
     for (int64_t i = 0; i < out.NumElements(); ++i) {
-      ASSERT_EQ(AsDouble(out.flat<T>()(i)), want[i]) << "element " << i;
+      ASSERT_EQ(AsDouble(got[i]), want[i]) << "element " << i;
     }
   }
 
@@ -275,6 +285,92 @@ TEST_F(Conv2DTest, LargeImageIsBuiltInChunks) {
   c.filter = {3, 3, 32, 4};
   c.padding = "SAME";
   ExpectMatchesReference<float>(c);
+}
+
+// Geometries whose outputs split into several GEMM blocks of uneven sizes
+// (Note [Conv2D on GEMM blocks]: blocks of at least 64 rows, about 512 KB
+// of patch and output rows each), for every intra-op thread count.
+std::vector<ConvCase> BlockedGeometries() {
+  std::vector<ConvCase> cases;
+  // 3x3 SAME: 2*41*39 = 3198 positions of k = 576; about 14 blocks.
+  ConvCase c;
+  c.input = {2, 41, 39, 64};
+  c.filter = {3, 3, 64, 9};
+  c.padding = "SAME";
+  cases.push_back(c);
+  // 3x3 VALID with stride 2 and odd sizes.
+  c.padding = "VALID";
+  c.strides = {1, 2, 2, 1};
+  cases.push_back(c);
+  // 3x3 dilated, EXPLICIT asymmetric padding.
+  c = ConvCase();
+  c.input = {1, 33, 31, 40};
+  c.filter = {3, 3, 40, 5};
+  c.dilations = {1, 2, 3, 1};
+  c.padding = "EXPLICIT";
+  c.explicit_paddings = {0, 0, 1, 2, 3, 0, 0, 0};
+  cases.push_back(c);
+  // 1x1 stride 1: the input is read in place, blocks of 436 rows.
+  c = ConvCase();
+  c.input = {3, 29, 23, 16};
+  c.filter = {1, 1, 16, 300};
+  cases.push_back(c);
+  // 1x1 stride 2: patches are built.
+  c.strides = {1, 2, 2, 1};
+  cases.push_back(c);
+  // Grouped 1x1 (read in place per group) and 3x3 (4 groups of 2
+  // channels).
+  c = ConvCase();
+  c.input = {2, 19, 21, 8};
+  c.filter = {1, 1, 2, 12};
+  cases.push_back(c);
+  c.filter = {3, 3, 2, 12};
+  c.padding = "SAME";
+  cases.push_back(c);
+  // A window covering the whole image, read in place, batch 5.
+  c = ConvCase();
+  c.input = {5, 3, 4, 7};
+  c.filter = {3, 4, 7, 3};
+  cases.push_back(c);
+  return cases;
+}
+
+TEST_F(Conv2DTest, BlocksMatchReferenceAtEveryThreadCount) {
+  const std::vector<int> thread_counts = {1, 2, 3, 8};
+  std::vector<std::unique_ptr<EagerContext>> contexts;
+  for (int threads : thread_counts) {
+    EagerContext::Options options;
+    options.intra_op_threads = threads;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    contexts.push_back(std::move(ctx).value());
+  }
+  std::vector<ConvCase> cases = BlockedGeometries();
+  // Empty batch, empty output depth.
+  ConvCase c;
+  c.input = {0, 9, 9, 3};
+  c.filter = {3, 3, 3, 4};
+  cases.push_back(c);
+  c.input = {2, 9, 9, 3};
+  c.filter = {3, 3, 3, 0};
+  cases.push_back(c);
+  for (const ConvCase& c : cases) {
+    SCOPED_TRACE(Describe(c));
+    const Tensor in = Pattern<float>(c.input, 1);
+    const Tensor filter = Pattern<float>(c.filter, 2);
+    const Tensor in_d = Pattern<double>(c.input, 1);
+    const Tensor filter_d = Pattern<double>(c.filter, 2);
+    std::vector<int64_t> shape;
+    // Small integers: the same sums in float and double.
+    const std::vector<double> want = Reference<float>(c, in, filter, &shape);
+    for (size_t i = 0; i < contexts.size(); ++i) {
+      SCOPED_TRACE("intra_op_threads " + std::to_string(thread_counts[i]));
+      ctx_ = std::move(contexts[i]);
+      ExpectOutput<float>(c, in, filter, shape, want);
+      ExpectOutput<double>(c, in_d, filter_d, shape, want);
+      contexts[i] = std::move(ctx_);
+    }
+  }
 }
 
 TEST_F(Conv2DTest, Int32OverflowWraps) {

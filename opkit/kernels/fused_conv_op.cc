@@ -1,15 +1,14 @@
 // _FusedConv2D on CPU: Conv2D (conv_ops.h's LaunchConv2D, NHWC) followed by
 // the epilogue of fused_epilogue.h -- a bias add or an inference batch norm,
 // then an optional Relu, Relu6, Elu or LeakyRelu -- applied to each block
-// of output rows as soon as the convolution has written it. Float and
-// double, the types of TensorFlow's CPU kernel.
+// of output rows as soon as the convolution has written it, on the thread
+// that wrote it. Float and double, the types of TensorFlow's CPU kernel.
 #include <cstdint>
 
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/conv_ops.h"
 #include "opkit/kernels/fused_epilogue.h"
-#include "opkit/kernels/kernel_shard.h"
 
 namespace opkit {
 namespace {
@@ -48,14 +47,13 @@ class FusedConv2DOp : public OpKernel {
                     ToString(params_.format)));
     T* out = output->flat<T>().data();
     const int64_t channels = d.out_depth;
+    // Each block arrives on the thread that computed it (float and double
+    // are split across the pool by LaunchConv2D itself): the epilogue runs
+    // there, on rows still in that core's cache.
     LaunchConv2D<T>(ctx, d, input, filter, output,
                     [&](int64_t first_row, int64_t num_rows) {
-                      Shard(ctx, num_rows, static_cast<double>(channels) * 4,
-                            [&](int64_t begin, int64_t end) {
-                              epilogue.Apply(
-                                  out + (first_row + begin) * channels,
-                                  end - begin, channels);
-                            });
+                      epilogue.Apply(out + first_row * channels, num_rows,
+                                     channels);
                     });
   }
 

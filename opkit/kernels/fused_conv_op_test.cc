@@ -192,6 +192,31 @@ TEST_F(FusedConv2DTest, EpilogueCoversEveryBlockOfALargeOutput) {
   ExpectSameAsUnfused(g, {"FusedBatchNorm", "Elu"}, 4);
 }
 
+TEST_F(FusedConv2DTest, EveryEpilogueOnEveryBlockAtSeveralThreadCounts) {
+  // Outputs of several GEMM blocks (conv_ops.cc's Note [Conv2D on GEMM
+  // blocks]) whose epilogues run on different threads: 1x1 read in place
+  // (29*23 = 667 rows of 300 channels, blocks of 218 rows) and 3x3 with
+  // patches (2*21*19 = 798 rows of k = 288, about 3 blocks).
+  const std::vector<Geometry> geometries = {
+      {{1, 29, 23, 16}, {1, 1, 16, 300}},
+      {{2, 21, 19, 32}, {3, 3, 32, 7}, {1, 1, 1, 1}, "SAME"}};
+  uint32_t seed = 100;
+  for (int threads : {1, 3}) {
+    SCOPED_TRACE("intra_op_threads " + std::to_string(threads));
+    EagerContext::Options options;
+    options.intra_op_threads = threads;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    ctx_ = std::move(ctx).value();
+    for (const Geometry& g : geometries) {
+      for (const auto& fused_ops : Combinations()) {
+        ExpectSameAsUnfused(g, fused_ops, seed);
+        seed += 7;
+      }
+    }
+  }
+}
+
 TEST_F(FusedConv2DTest, DoubleAndLeakyReluAlpha) {
   const Geometry g = {{1, 3, 3, 2}, {2, 2, 2, 2}, {1, 1, 1, 1}, "VALID"};
   // Input all ones, filter all ones: each output is the sum of 2*2*2 ones,

@@ -89,36 +89,51 @@ class FusedMatMulTest : public ::testing::Test {
 
 TEST_F(FusedMatMulTest, EveryCombinationMatchesTheUnfusedOps) {
   const std::vector<std::vector<std::string>> combinations = {
-      {"BiasAdd"}, {"BiasAdd", "Relu"}, {"BiasAdd", "Relu6"},
-      {"BiasAdd", "Elu"}, {"BiasAdd", "LeakyRelu"}};
+      {"BiasAdd"},
+      {"BiasAdd", "Relu"},
+      {"BiasAdd", "Relu6"},
+      {"BiasAdd", "Elu"},
+      {"BiasAdd", "LeakyRelu"}};
   uint32_t seed = 1;
-  for (const auto& fused_ops : combinations) {
-    for (bool ta : {false, true}) {
-      for (bool tb : {false, true}) {
-        // [m, k] x [k, n] with m = 37, k = 19, n = 11 (stored transposed
-        // where asked); a large case spreads the epilogue over threads.
-        for (const auto& mkn : std::vector<std::vector<int64_t>>{
-                 {37, 19, 11}, {300, 64, 200}}) {
-          const int64_t m = mkn[0], k = mkn[1], n = mkn[2];
-          SCOPED_TRACE(fused_ops.back() + " ta=" + std::to_string(ta) +
-                       " tb=" + std::to_string(tb) + " m=" + std::to_string(m));
-          std::vector<Tensor> in = {
-              Random(ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k},
-                     seed),
-              Random(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n},
-                     seed + 1),
-              Random({n}, seed + 2)};
-          seed += 3;
-          Tensor fused, unfused;
-          ASSERT_THAT(RunFused(fused_ops, in, ta, tb, &fused), IsOk());
-          ASSERT_THAT(RunUnfused(fused_ops, in, ta, tb, &unfused), IsOk());
-          ASSERT_EQ(fused.shape(), TensorShape({m, n}));
-          ASSERT_EQ(unfused.shape(), fused.shape());
-          for (int64_t i = 0; i < fused.NumElements(); ++i) {
-            const float want = unfused.flat<float>()(i);
-            ASSERT_NEAR(fused.flat<float>()(i), want,
-                        1e-4 * (1 + std::fabs(want)))
-                << "element " << i;
+  for (int threads : {1, 3}) {
+    SCOPED_TRACE("intra_op_threads " + std::to_string(threads));
+    EagerContext::Options options;
+    options.intra_op_threads = threads;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    ctx_ = std::move(ctx).value();
+    for (const auto& fused_ops : combinations) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          // [m, k] x [k, n] with m = 37, k = 19, n = 11 (stored transposed
+          // where asked); larger cases spread the blocks over threads, the
+          // last in uneven blocks (of 436 rows: 512 KB of output, 300
+          // floats a row).
+          for (const auto& mkn : std::vector<std::vector<int64_t>>{
+                   {37, 19, 11}, {300, 64, 200}, {600, 33, 300}}) {
+            const int64_t m = mkn[0], k = mkn[1], n = mkn[2];
+            SCOPED_TRACE(fused_ops.back() + " ta=" + std::to_string(ta) +
+                         " tb=" + std::to_string(tb) +
+                         " m=" + std::to_string(m));
+            std::vector<Tensor> in = {Random(ta ? std::vector<int64_t>{k, m}
+                                                : std::vector<int64_t>{m, k},
+                                             seed),
+                                      Random(tb ? std::vector<int64_t>{n, k}
+                                                : std::vector<int64_t>{k, n},
+                                             seed + 1),
+                                      Random({n}, seed + 2)};
+            seed += 3;
+            Tensor fused, unfused;
+            ASSERT_THAT(RunFused(fused_ops, in, ta, tb, &fused), IsOk());
+            ASSERT_THAT(RunUnfused(fused_ops, in, ta, tb, &unfused), IsOk());
+            ASSERT_EQ(fused.shape(), TensorShape({m, n}));
+            ASSERT_EQ(unfused.shape(), fused.shape());
+            for (int64_t i = 0; i < fused.NumElements(); ++i) {
+              const float want = unfused.flat<float>()(i);
+              ASSERT_NEAR(fused.flat<float>()(i), want,
+                          1e-4 * (1 + std::fabs(want)))
+                  << "element " << i;
+            }
           }
         }
       }
