@@ -11,6 +11,7 @@
 #include "google/protobuf/text_format.h"
 #include "opkit/core/env.h"
 #include "opkit/core/errors.h"
+#include "opkit/graph/control_flow.h"
 #include "opkit/graph/tfjs_model.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
@@ -261,7 +262,7 @@ Status Graph::Build(const GraphDef& graph_def,
         ". Only loops through a NextIteration node (tf.while_loop) may form "
         "cycles ", FormatNodeNameForError(nodes_[first]->name()));
   }
-  return OkStatus();
+  return ValidateControlFlow(*this);
 }
 
 }  // namespace opkit

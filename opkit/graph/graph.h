@@ -17,7 +17,8 @@
 // not have, a wrong number of inputs, an edge whose type does not fit the
 // input (a ref output may feed a non-ref input, not the other way round), and
 // a cycle that does not pass through a NextIteration node (the back edge of a
-// v1 while loop).
+// v1 while loop), and an ill-formed loop frame structure (ValidateControlFlow
+// in control_flow.h: a back edge in the root frame, an Exit outside a loop).
 //
 // Immutable after Create except for placement (Node::set_assigned_device,
 // set by the placer before the graph is shared); thread-safe to read.

@@ -480,6 +480,12 @@ Status OpKernelContext::release_output(int index, Tensor* out) {
     // A ref output read as a value: a copy sharing the buffer, taken under
     // the ref's lock so that it sees a whole assignment.
     mutex_lock l(*slot.ref_mu);
+    if (!slot.ref->IsInitialized() && slot.ref->NumElements() != 0) {
+      // A variable read before anything assigned it (VariableV2 run
+      // eagerly): FailedPrecondition, as TensorFlow says it.
+      return errors::FailedPrecondition("Attempting to use uninitialized value ",
+                                        op_kernel().name());
+    }
     *out = *slot.ref;
     slot.set = false;
     slot.ref = nullptr;

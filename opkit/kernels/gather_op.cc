@@ -20,11 +20,12 @@ class GatherV2Op : public OpKernel {
     const Tensor& params = ctx->input(0);
     const Tensor& indices_t = ctx->input(1);
     const Tensor& axis_t = ctx->input(2);
-    OP_REQUIRES(ctx, axis_t.NumElements() == 1,
+    // A scalar only, as TensorFlow: a 1-element vector is refused too.
+    OP_REQUIRES(ctx, axis_t.dims() == 0,
                 errors::InvalidArgument("axis must be scalar, but got shape ",
                                         axis_t.shape().DebugString()));
     int64_t axis = 0;
-    OP_REQUIRES_OK(ctx, internal::ReadIndexScalar(axis_t, "axis", true, &axis));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexScalar(axis_t, "axis", false, &axis));
     const int64_t params_rank = params.dims();
     const int64_t indices_rank = indices_t.dims();
     OP_REQUIRES(ctx, params_rank >= 1,

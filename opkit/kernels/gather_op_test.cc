@@ -31,6 +31,17 @@ using GatherOpTest = OpTest;
 
 Tensor Axis(int32 a) { return AsTensor<int32>({a}, TensorShape({})); }
 
+TEST_F(GatherOpTest, AxisMustBeAScalar) {
+  // TensorFlow refuses a 1-element vector axis too.
+  Tensor params = Iota(TensorShape({3, 2}));
+  EXPECT_THAT(Run("GatherV2", {params, I32({0}), I32({0})}),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("axis must be scalar, but got shape [1]")));
+  EXPECT_THAT(Run("GatherV2", {params, I32({0}), I32({0, 1})}),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("axis must be scalar")));
+}
+
 TEST_F(GatherOpTest, GatherRowsAndColumns) {
   Tensor params = Iota(TensorShape({3, 2}));
   ASSERT_THAT(Run("GatherV2", {params, I32({2, 0, 2}), Axis(0)}), IsOk());

@@ -24,6 +24,7 @@
 #include "opkit/kernel/register_types.h"
 #include "opkit/kernels/kernel_shard.h"
 #include "opkit/kernels/ops_util.h"
+#include "opkit/shape/pooling_padding.h"
 
 namespace opkit {
 namespace {
@@ -89,6 +90,10 @@ Status ReadPoolAttrs(OpKernelConstruction* ctx, const char* op_kernel_name,
   }
   OPKIT_RETURN_IF_ERROR(CheckValidPadding(
       attrs->padding, attrs->explicit_paddings, TensorFormat::kNHWC));
+  OPKIT_RETURN_IF_ERROR(shape_inference::CheckPoolingPadding(
+      attrs->padding, attrs->explicit_paddings,
+      std::vector<int32_t>(attrs->ksize.begin(), attrs->ksize.end()),
+      TensorFormat::kNHWC));
   if (attrs->ksize[0] != 1 || attrs->strides[0] != 1) {
     return errors::Unimplemented(
         "Pooling is not yet supported on the batch dimension.");

@@ -169,7 +169,7 @@ TEST_F(PoolingTest, MatchesReference) {
 }
 
 TEST_F(PoolingTest, MaxPoolExplicitPadding) {
-  PoolCase p{{1, 2, 3, 1}, {1, 2, 1, 1}, "EXPLICIT", {0, 0, 1, 2, 2, 1, 0, 0}};
+  PoolCase p{{1, 2, 3, 1}, {1, 2, 1, 1}, "EXPLICIT", {0, 0, 1, 1, 2, 1, 0, 0}};
   Tensor in = Pattern(TensorShape({1, 5, 4, 2}));
   Tensor out;
   ASSERT_THAT(Run("MaxPool", in, p, &out), IsOk());
@@ -179,13 +179,24 @@ TEST_F(PoolingTest, MaxPoolExplicitPadding) {
   for (int64_t i = 0; i < out.NumElements(); ++i) {
     EXPECT_EQ(out.flat<float>()(i), want[i]) << i;
   }
-  // A window entirely in the padding has no maximum: -infinity.
-  PoolCase pad_only{{1, 1, 1, 1}, {1, 1, 1, 1}, "EXPLICIT",
-                    {0, 0, 2, 0, 0, 0, 0, 0}};
-  ASSERT_THAT(Run("MaxPool", Pattern(TensorShape({1, 1, 1, 1})), pad_only, &out),
-              IsOk());
-  EXPECT_EQ(out.shape(), TensorShape({1, 3, 1, 1}));
-  EXPECT_EQ(out.flat<float>()(0), -std::numeric_limits<float>::infinity());
+}
+
+TEST_F(PoolingTest, MaxPoolExplicitPaddingAsLargeAsTheWindowIsRejected) {
+  // A window could lie wholly in such padding and pool nothing; TensorFlow
+  // refuses it, on each side of each spatial dimension.
+  const std::vector<std::vector<int64_t>> paddings = {
+      {0, 0, 2, 0, 0, 0, 0, 0},
+      {0, 0, 0, 2, 0, 0, 0, 0},
+      {0, 0, 0, 0, 3, 0, 0, 0},
+      {0, 0, 0, 0, 0, 5, 0, 0}};
+  for (const auto& pads : paddings) {
+    PoolCase p{{1, 2, 3, 1}, {1, 1, 1, 1}, "EXPLICIT", pads};
+    Tensor out;
+    EXPECT_THAT(Run("MaxPool", Pattern(TensorShape({1, 4, 4, 1})), p, &out),
+                StatusIs(error::INVALID_ARGUMENT,
+                         HasSubstr("must be smaller than the window size")))
+        << pads[2] << pads[3] << pads[4] << pads[5];
+  }
 }
 
 TEST_F(PoolingTest, MaxPoolAcrossDepth) {
@@ -373,13 +384,15 @@ TEST_F(PoolingTest, MaxPoolDepthAndPaddingErrors) {
                   &out),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("explicit_paddings attribute must be empty")));
-  // Explicit paddings so large that the padded size overflows.
+  // Explicit paddings so large that the padded size would overflow are
+  // refused before that: they are larger than the window.
   const int64 huge = std::numeric_limits<int64>::max() / 2 + 1;
   EXPECT_THAT(Run("MaxPool", in,
                   {{1, 2, 2, 1}, {1, 1, 1, 1}, "EXPLICIT",
                    {0, 0, huge, huge, 0, 0, 0, 0}},
                   &out),
-              StatusIs(error::INVALID_ARGUMENT, HasSubstr("overflows int64")));
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("must be smaller than the window size 2")));
 }
 
 }  // namespace

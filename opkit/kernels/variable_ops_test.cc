@@ -184,6 +184,17 @@ TEST_F(VariableOpsTest, UpdateErrors) {
   EXPECT_FALSE(call.ctx->status().ok());
 }
 
+TEST_F(VariableOpsTest, ReadingAnUninitializedRefOutputIsFailedPrecondition) {
+  // What eager execution does with VariableV2's output.
+  auto var = Kernel(Variable("v", DT_FLOAT));
+  Call call(var.get(), {}, &rm_);
+  OPKIT_ASSERT_OK(call.ctx->status());
+  Tensor out;
+  EXPECT_THAT(call.ctx->release_output(0, &out),
+              StatusIs(error::FAILED_PRECONDITION,
+                       HasSubstr("Attempting to use uninitialized value v")));
+}
+
 TEST_F(VariableOpsTest, IntegerUpdates) {
   auto var = Kernel(Variable("i", DT_INT64));
   TensorValue ref = VarRef(var.get());

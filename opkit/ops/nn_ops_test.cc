@@ -223,9 +223,14 @@ TEST(NnOpsShapeTest, MaxPool) {
   op = PoolOp("MaxPool", "VALID", {1, 1, 1, 2}, {1, 1, 1, 2});
   INFER_OK(op, "[1,4,4,6]", "[d0_0,d0_1,d0_2,3]");
   op = PoolOp("MaxPool", "EXPLICIT", {1, 2, 2, 1}, {1, 2, 2, 1});
+  AddNodeAttr("explicit_paddings", std::vector<int64>{0, 0, 1, 1, 0, 1, 0, 0},
+              &op.node_def);
+  INFER_OK(op, "[1,4,4,3]", "[d0_0,3,2,d0_3]");
+  // Padding as large as the window: a window could pool no input.
+  op = PoolOp("MaxPool", "EXPLICIT", {1, 2, 2, 1}, {1, 2, 2, 1});
   AddNodeAttr("explicit_paddings", std::vector<int64>{0, 0, 1, 1, 0, 2, 0, 0},
               &op.node_def);
-  INFER_OK(op, "[1,4,4,3]", "[d0_0,3,3,d0_3]");
+  INFER_ERROR("must be smaller than the window size 2", op, "[1,4,4,3]");
   op = PoolOp("MaxPool", "EXPLICIT", {1, 2, 2, 1}, {1, 2, 2, 1});
   AddNodeAttr("explicit_paddings", std::vector<int64>{1, 0, 1, 1, 0, 2, 0, 0},
               &op.node_def);

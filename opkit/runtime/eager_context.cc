@@ -371,6 +371,14 @@ Status EagerContext::BuildNode(std::string_view op,
                                std::shared_ptr<const NodeProperties>* props) const {
   const OpDef* op_def = nullptr;
   OPKIT_RETURN_IF_ERROR(op_registry_->LookUpOpDef(std::string(op), &op_def));
+  if (op == "Switch" || op == "RefSwitch") {
+    // Its untaken output is a dead tensor, which only a graph carries.
+    return errors::InvalidArgument(
+        op, " forwards its input to one of two outputs and leaves the other "
+        "dead, which only a graph can carry, so it cannot run eagerly; choose "
+        "the branch with an if statement, or run the op in a graph "
+        "(Session)");
+  }
   NodeDef node;
   node.set_name(std::string(op));
   node.set_op(std::string(op));

@@ -409,5 +409,33 @@ TEST(EagerContextCreateTest, RejectsNegativeThreads) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("intra_op_threads")));
 }
 
+// Built-in ops that cannot give eager results: an error saying so, not an
+// internal one or a tensor without storage.
+TEST(EagerBuiltinOpsTest, SwitchIsAnInvalidArgument) {
+  auto ctx = EagerContext::Create(EagerContext::Options());
+  ASSERT_THAT(ctx, IsOk());
+  std::vector<Tensor> out;
+  EXPECT_THAT((*ctx)->Run("Switch", {AsTensor<float>({1}, TensorShape({1})),
+                                     Tensor(true)},
+                          &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       AllOf(HasSubstr("Switch"),
+                             HasSubstr("cannot run eagerly"))));
+  EXPECT_THAT((*ctx)->Prepare("Switch", {DT_FLOAT, DT_BOOL}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("cannot run eagerly")));
+}
+
+TEST(EagerBuiltinOpsTest, VariableV2IsAnUninitializedValue) {
+  auto ctx = EagerContext::Create(EagerContext::Options());
+  ASSERT_THAT(ctx, IsOk());
+  std::vector<Tensor> out;
+  EXPECT_THAT(
+      (*ctx)->Run("VariableV2", {},
+                  {{"dtype", Attr(DT_FLOAT)}, {"shape", Attr(TensorShape({2}))}},
+                  &out),
+      StatusIs(error::FAILED_PRECONDITION,
+               HasSubstr("Attempting to use uninitialized value VariableV2")));
+}
+
 }  // namespace
 }  // namespace opkit

@@ -414,6 +414,15 @@ Status Step::Run(const std::vector<Tensor>& feeds,
       }
       if (e.ref != nullptr) {
         mutex_lock l(*e.ref_mu);
+        if (!e.ref->IsInitialized() && e.ref->NumElements() != 0) {
+          // A variable fetched before anything assigned it (TensorFlow's
+          // text; its reads inside the step say the same).
+          const std::string& name = impl_->fetch_names[f];
+          result = errors::FailedPrecondition(
+              "Attempting to use uninitialized value ",
+              name.substr(0, name.rfind(':')));
+          break;
+        }
         outputs->push_back(*e.ref);
       } else {
         outputs->push_back(e.val);

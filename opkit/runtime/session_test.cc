@@ -133,6 +133,44 @@ TEST(SessionTest, VariableInitializedThenUpdatedAcrossRuns) {
               StatusIs(error::FAILED_PRECONDITION));
 }
 
+TEST(SessionTest, FetchingAnUninitializedVariableIsFailedPrecondition) {
+  auto session = NewSession();
+  OPKIT_ASSERT_OK(session->Create(Parse(kVariableGraph)));
+  std::vector<Tensor> out;
+  EXPECT_THAT(session->Run({}, {"v:0"}, {}, &out),
+              StatusIs(error::FAILED_PRECONDITION,
+                       HasSubstr("Attempting to use uninitialized value v")));
+  OPKIT_ASSERT_OK(session->Run({}, {"init:0"}, {}, &out));
+  OPKIT_ASSERT_OK(session->Run({}, {"v:0"}, {}, &out));
+  EXPECT_FLOAT_EQ(Float(out[0]), 10.f);
+}
+
+TEST(SessionTest, LoopWithoutEnterIsRejectedBeforeItRuns) {
+  // A Merge fed back through NextIteration in the root frame: nothing would
+  // end it, and the executor would queue iterations until memory ran out.
+  auto session = NewSession();
+  EXPECT_THAT(
+      session->Create(Parse(ConstF("zero", 0) + R"pb(
+        node {
+          name: "m"
+          op: "Merge"
+          input: "zero"
+          input: "n"
+          attr { key: "T" value { type: DT_FLOAT } }
+          attr { key: "N" value { i: 2 } }
+        }
+        node {
+          name: "n"
+          op: "NextIteration"
+          input: "m"
+          attr { key: "T" value { type: DT_FLOAT } }
+        }
+      )pb")),
+      StatusIs(error::INVALID_ARGUMENT,
+               ::testing::AllOf(HasSubstr("root frame"),
+                                HasSubstr("{{node n}}"))));
+}
+
 TEST(SessionTest, AssignValidatesShapes) {
   auto session = NewSession();
   OPKIT_ASSERT_OK(session->Create(Parse(std::string(kVariableGraph) + R"pb(

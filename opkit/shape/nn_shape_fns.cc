@@ -12,6 +12,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/shape/common_shape_fns.h"
 #include "opkit/shape/internal/checked_math.h"
+#include "opkit/shape/pooling_padding.h"
 
 namespace opkit {
 namespace shape_inference {
@@ -312,6 +313,10 @@ Status PoolShapeWithSizes(InferenceContext* c, const char* op, bool pool_depth,
   std::vector<int64> explicit_paddings;
   OPKIT_RETURN_IF_ERROR(GetPaddingAndExplicitPaddings(
       c, supports_explicit_padding, format, op, &padding, &explicit_paddings));
+  OPKIT_RETURN_IF_ERROR(
+      CheckPoolingPadding(padding, explicit_paddings,
+                          std::vector<int32_t>(ksize.begin(), ksize.end()),
+                          format));
   // Only read for EXPLICIT, where CheckValidPadding vouched for 8 values
   // (and zero for the depth pair).
   auto pad = [&](int dim, int side) -> int64_t {
@@ -708,6 +713,34 @@ Status CheckValidPadding(Padding padding,
     return errors::InvalidArgument(
         "explicit_paddings attribute must be empty if the padding attribute "
         "is not EXPLICIT");
+  }
+  return OkStatus();
+}
+
+Status CheckPoolingPadding(Padding padding,
+                           const std::vector<int64_t>& explicit_paddings,
+                           const std::vector<int32_t>& ksize,
+                           TensorFormat format) {
+  if (padding != Padding::EXPLICIT) return OkStatus();
+  if (explicit_paddings.size() != 8 || ksize.size() != 4) {
+    return errors::InvalidArgument(
+        "Pooling with EXPLICIT padding needs 8 explicit_paddings and 4 ksize "
+        "values, but got ", explicit_paddings.size(), " and ", ksize.size());
+  }
+  const FormatIndices idx = IndicesOf(format);
+  for (const auto& [dim, name] : {std::pair<int, const char*>{idx.h, "rows"},
+                                  std::pair<int, const char*>{idx.w, "cols"}}) {
+    for (int side = 0; side < 2; ++side) {
+      const int64_t pad = explicit_paddings[2 * dim + side];
+      if (pad >= ksize[dim]) {
+        return errors::InvalidArgument(
+            "Explicit padding of ", pad, " ", side == 0 ? "before" : "after",
+            " the ", name, " (explicit_paddings[", 2 * dim + side,
+            "]) must be smaller than the window size ", ksize[dim],
+            " (ksize[", dim, "]): a window lying wholly in the padding pools "
+            "no input");
+      }
+    }
   }
   return OkStatus();
 }

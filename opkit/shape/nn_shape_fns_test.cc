@@ -204,8 +204,8 @@ TEST_F(CommonShapeFnsTest, MaxPoolWithExplicitPadding) {
     Attr("strides", std::vector<int32>{1, 2, 2, 1});
     Attr("explicit_paddings", explicit_paddings);
   };
-  pool("EXPLICIT", {0, 0, 1, 1, 0, 2, 0, 0});
-  EXPECT_EQ(Infer("[1,4,4,3]"), "[1,3,3,3]");
+  pool("EXPLICIT", {0, 0, 1, 1, 0, 1, 0, 0});
+  EXPECT_EQ(Infer("[1,4,4,3]"), "[1,3,2,3]");
   EXPECT_EQ(Infer("[?,4,?,3]"), "[?,3,?,3]");
   pool("VALID", {});
   EXPECT_EQ(Infer("[1,4,4,3]"), "[1,2,2,3]");
@@ -220,8 +220,12 @@ TEST_F(CommonShapeFnsTest, MaxPoolWithExplicitPadding) {
                      "[1,4,4,3]");
   pool("SAME", {0, 0, 1, 1, 0, 0, 0, 0});
   EXPECT_INFER_ERROR("explicit_paddings attribute must be empty", "[1,4,4,3]");
+  // Padding as large as the window (a window could pool no input), huge
+  // padding that would overflow among it.
+  pool("EXPLICIT", {0, 0, 1, 1, 0, 2, 0, 0});
+  EXPECT_INFER_ERROR("must be smaller than the window size 2", "[1,4,4,3]");
   pool("EXPLICIT", {0, 0, std::numeric_limits<int64>::max(), 1, 0, 0, 0, 0});
-  EXPECT_INFER_ERROR("overflow", "[1,4,4,3]");
+  EXPECT_INFER_ERROR("must be smaller than the window size", "[1,4,4,3]");
   pool("EXPLICIT", {0, 0, 0, 0, 0, 0, 0, 0});
   Attr("data_format", "NCHW");
   Attr("ksize", std::vector<int32>{1, 1, 2, 2});

@@ -25,7 +25,7 @@ from opkit import raw_ops  # noqa: E402
 from opkit import kernels  # noqa: E402
 from opkit import sysconfig  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
-from opkit.session import Session  # noqa: E402
+from opkit.session import RunOptions, Session  # noqa: E402
 from opkit.graph import load_graph  # noqa: E402
 
 # What an op returns for a resource output: opaque handles to pass to other
@@ -56,6 +56,7 @@ def gradients(*args, **kwargs):
 
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
+           "RunOptions",
            "ResourceTensor", "VariantTensor",
            "load_graph",
            "load_op_library", "unload_op_library", "RegisterGradient",

@@ -86,13 +86,23 @@ def _describe(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _leaves_and_shape(value, where):
-    """Leaves of a nested list and its shape; ValueError for a ragged one."""
+# A nested list deeper than this cannot be a tensor (TensorShape's rank
+# limit); deeper input is a ValueError before Python's recursion limit.
+_MAX_RANK = 254
+
+
+def _leaves_and_shape(value, where, depth=0):
+    """Leaves of a nested list and its shape; ValueError for a ragged one
+    or one nested deeper than a tensor's rank limit."""
     if isinstance(value, (list, tuple)):
+        if depth >= _MAX_RANK:
+            raise ValueError(
+                f"{where}: the nested list is more than {_MAX_RANK} levels "
+                f"deep; a tensor has at most {_MAX_RANK} dimensions")
         shapes = []
         leaves = []
         for item in value:
-            sub_leaves, sub_shape = _leaves_and_shape(item, where)
+            sub_leaves, sub_shape = _leaves_and_shape(item, where, depth + 1)
             shapes.append(sub_shape)
             leaves.extend(sub_leaves)
         if shapes and any(s != shapes[0] for s in shapes):
@@ -105,11 +115,12 @@ def _leaves_and_shape(value, where):
     return [value], ()
 
 
-def _natural_dtype(value, where):
+def _natural_dtype(value, where, leaves=None):
     """The dtype TensorFlow would give a Python value: ints int32 (int64
     when one does not fit), floats float32, complex complex128, bools bool,
     str/bytes string; [] float32."""
-    leaves, _ = _leaves_and_shape(value, where)
+    if leaves is None:
+        leaves, _ = _leaves_and_shape(value, where)
     kinds = set()
     big = False
     for leaf in leaves:
@@ -196,8 +207,15 @@ def to_array(value, where, target=None, preferred=None):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
-    natural = _natural_dtype(value, where)
+    leaves, shape = _leaves_and_shape(value, where)
+    natural = _natural_dtype(value, where, leaves)
     dtype = natural
+    if not leaves:
+        # An empty list has no kind of its own: it takes the declared
+        # dtype, else the type attr's default, else float32 (TensorFlow).
+        dtype = target if target is not None else (
+            preferred if preferred is not None else natural)
+        return np.empty(shape, dtype=dtype)
     if target is not None:
         if not _compatible(natural, target):
             raise TypeError(
@@ -211,10 +229,9 @@ def to_array(value, where, target=None, preferred=None):
         # it (natural int64 against a preferred int32) keep their own dtype.
         dtype = preferred
     if dtype.kind == "O":
-        arr = np.empty(_leaves_and_shape(value, where)[1], dtype=object)
-        flat = _leaves_and_shape(value, where)[0]
+        arr = np.empty(shape, dtype=object)
         arr.reshape(-1)[:] = [bytes(v) if isinstance(v, (bytes, np.bytes_))
-                              else str(v).encode("utf-8") for v in flat]
+                              else str(v).encode("utf-8") for v in leaves]
         return arr
     try:
         arr = np.array(value, dtype=dtype)
@@ -224,9 +241,8 @@ def to_array(value, where, target=None, preferred=None):
             f"{_name_of(dtype)}: {e}") from None
     if dtype.kind in "iu" and natural.kind in "iu":
         # numpy may wrap out-of-range ints silently.
-        flat = _leaves_and_shape(value, where)[0]
         info = np.iinfo(dtype)
-        for v in flat:
+        for v in leaves:
             if not info.min <= int(v) <= info.max:
                 raise ValueError(f"{where}: {v} is out of range for "
                                  f"{_name_of(dtype)}")

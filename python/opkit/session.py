@@ -20,6 +20,33 @@ from opkit import _op_gen
 from opkit import dtypes as _dtypes
 
 
+class RunOptions:
+    """Options of one Session.run call (the parts of TensorFlow's RunOptions
+    opkit honours). `timeout_in_ms` > 0 bounds the step: past it the step
+    stops at its next node, pending async kernels are cancelled and run()
+    raises DeadlineExceededError (a loop that never ends stops there)."""
+
+    def __init__(self, timeout_in_ms=0):
+        self.timeout_in_ms = timeout_in_ms
+
+    def __repr__(self):
+        return f"RunOptions(timeout_in_ms={self.timeout_in_ms})"
+
+
+def _timeout_in_ms(options):
+    if options is None:
+        return 0
+    timeout = getattr(options, "timeout_in_ms", None)
+    if timeout is None:
+        raise TypeError("options must be an opkit.RunOptions (or any object "
+                        f"with timeout_in_ms), got {type(options).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, np.integer)):
+        raise TypeError(f"options.timeout_in_ms must be an int, got {timeout!r}")
+    if timeout < 0:
+        raise ValueError(f"options.timeout_in_ms must be >= 0, got {timeout}")
+    return int(timeout)
+
+
 def _tensor_name(name, what):
     if not isinstance(name, str):
         raise TypeError(f"{what} names must be strings, got {name!r}")
@@ -48,13 +75,16 @@ class Session:
         self._session = _opkit._Session(data)
         self._closed = False
 
-    def run(self, fetches, feed_dict=None, targets=None):
+    def run(self, fetches, feed_dict=None, targets=None, options=None):
         """Runs one step and returns the fetched tensors as numpy arrays:
         one array for a single name, a list for a list/tuple of names.
         `feed_dict` maps tensor names to arrays, lists or scalars; `targets`
-        names nodes to run for their effects. Errors are opkit.errors
-        exceptions (InvalidArgumentError for unknown names or feeds of the
-        wrong dtype, the kernel's error with its node)."""
+        names nodes to run for their effects; `options` is a RunOptions
+        (timeout_in_ms: DeadlineExceededError once the step runs longer).
+        Errors are opkit.errors exceptions (InvalidArgumentError for unknown
+        names or feeds of the wrong dtype, the kernel's error with its
+        node)."""
+        timeout_in_ms = _timeout_in_ms(options)
         single = isinstance(fetches, str)
         if single:
             names = [fetches]
@@ -84,7 +114,7 @@ class Session:
             feeds.append((name, arr))
         target_names = [] if targets is None else (
             [targets] if isinstance(targets, str) else list(targets))
-        out = self._session.run(feeds, names, target_names)
+        out = self._session.run(feeds, names, target_names, timeout_in_ms)
         return out[0] if single else out
 
     def close(self):

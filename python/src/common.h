@@ -20,6 +20,7 @@
 #endif
 #include <numpy/arrayobject.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,13 @@ EagerContext* PyEagerContext();
 // RuntimeError before registration. Returns nullptr for `return
 // RaiseStatus(s);`.
 PyObject* RaiseStatus(const Status& status);
+// Note [Bool bytes] (convert.cc): whether any of `n` bool bytes is neither
+// 0 nor 1, and making every non-zero byte 1.
+bool HasNonCanonicalBools(const void* data, size_t n);
+void CanonicalizeBools(void* data, size_t n);
+// A Status message as a Python str (new reference; null with an exception
+// set on failure): NULs and bytes that are not UTF-8 escaped as \xNN.
+PyObject* MessageToPy(const std::string& message);
 // Takes a sequence of 17 classes indexed by error code (index 0 unused).
 PyObject* RegisterErrorClasses(PyObject* classes);
 

@@ -94,8 +94,11 @@ bool ShapeOf(PyArrayObject* array, const char* arg_name, TensorShape* shape) {
   for (int i = 0; i < nd; ++i) sizes[i] = static_cast<int64_t>(dims[i]);
   Status s = TensorShape::BuildTensorShape(sizes, nd, shape);
   if (!s.ok()) {
-    PyErr_Format(PyExc_ValueError, "Argument '%s': %s", arg_name,
-                 s.message().c_str());
+    PyRef message(MessageToPy(s.message()));
+    if (message) {
+      PyErr_Format(PyExc_ValueError, "Argument '%s': %U", arg_name,
+                   message.get());
+    }
     return false;
   }
   return true;
@@ -180,6 +183,22 @@ bool CopyArrayToTensor(PyArrayObject* array, DataType dtype,
   return true;
 }
 
+}  // namespace
+
+bool HasNonCanonicalBools(const void* data, size_t n) {
+  const unsigned char* bytes = static_cast<const unsigned char*>(data);
+  unsigned char any = 0;
+  for (size_t i = 0; i < n; ++i) any |= bytes[i];
+  return (any & 0xFE) != 0;
+}
+
+void CanonicalizeBools(void* data, size_t n) {
+  unsigned char* bytes = static_cast<unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) bytes[i] = bytes[i] != 0 ? 1 : 0;
+}
+
+namespace {
+
 bool ConvertArray(PyArrayObject* array, const char* arg_name, Tensor* out,
                   bool allow_zero_copy, bool* zero_copy) {
   if (zero_copy != nullptr) *zero_copy = false;
@@ -195,11 +214,16 @@ bool ConvertArray(PyArrayObject* array, const char* arg_name, Tensor* out,
   if (dtype == DT_STRING) return StringArrayToTensor(array, arg_name, out);
   // Below kZeroCopyMinBytes a copy (into a kept buffer, see fast_op.cc) is
   // cheaper than the one-shot allocator and the GIL dance at release.
+  // Note [Bool bytes]: numpy calls any non-zero byte of a bool array True
+  // (a view of other bytes, np.frombuffer), kernels assume 0 or 1; such an
+  // array is copied and its bools made 0/1, the caller's left as it is.
   if (allow_zero_copy && PyArray_NBYTES(array) >= kZeroCopyMinBytes &&
       PyArray_IS_C_CONTIGUOUS(array) &&
       PyArray_ISNOTSWAPPED(array) && PyArray_SIZE(array) > 0 &&
       reinterpret_cast<uintptr_t>(PyArray_DATA(array)) % kAllocatorAlignment ==
-          0) {
+          0 &&
+      !(dtype == DT_BOOL && HasNonCanonicalBools(PyArray_DATA(array),
+                                                 PyArray_NBYTES(array)))) {
     TensorShape shape;
     if (!ShapeOf(array, arg_name, &shape)) return false;
     auto* allocator = new NumpyBufferAllocator(array);
@@ -215,7 +239,11 @@ bool ConvertArray(PyArrayObject* array, const char* arg_name, Tensor* out,
     if (zero_copy != nullptr) *zero_copy = true;
     return true;
   }
-  return CopyArrayToTensor(array, dtype, arg_name, out);
+  if (!CopyArrayToTensor(array, dtype, arg_name, out)) return false;
+  if (dtype == DT_BOOL && out->NumElements() > 0) {
+    CanonicalizeBools(out->data(), out->TotalBytes());
+  }
+  return true;
 }
 
 // The base object of a result array: keeps the Tensor (and so its buffer)
@@ -459,12 +487,31 @@ EagerContext* PyEagerContext() {
   return context;
 }
 
+PyObject* MessageToPy(const std::string& message) {
+  // A message may quote bytes from a file or a caller (an attr value, a
+  // node name): NULs and bytes that are not UTF-8 are shown escaped, as
+  // \x00 and \xff, instead of cutting the text or failing to decode it.
+  std::string text;
+  text.reserve(message.size());
+  for (char c : message) {
+    if (c == '\0') {
+      text += "\\x00";
+    } else {
+      text += c;
+    }
+  }
+  return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
+                              "backslashreplace");
+}
+
 PyObject* RaiseStatus(const Status& status) {
   const int code = static_cast<int>(status.code());
   PyObject* cls = nullptr;
   if (code > 0 && code <= error::UNAUTHENTICATED) cls = g_error_classes[code];
   if (cls == nullptr) cls = PyExc_RuntimeError;
-  PyErr_SetString(cls, status.message().c_str());
+  PyRef message(MessageToPy(status.message()));
+  if (!message) return nullptr;  // MemoryError is set
+  PyErr_SetObject(cls, message.get());
   return nullptr;
 }
 

@@ -72,6 +72,7 @@ bool ReuseInput(PyArrayObject* array, DataType dtype, Tensor* t) {
     if (t->dim_size(i) != static_cast<int64_t>(dims[i])) return false;
   }
   std::memcpy(t->data(), PyArray_DATA(array), t->TotalBytes());
+  if (dtype == DT_BOOL) CanonicalizeBools(t->data(), t->TotalBytes());
   return true;
 }
 
@@ -275,7 +276,9 @@ CacheEntry* AddEntry(FastOpState* st, PyObject* const* attr_args,
   auto e = std::make_unique<CacheEntry>();
   for (size_t j = 0; j < st->attr_defs.size(); ++j) {
     PyObject* v = attr_args[j];
-    if (v == Py_None) continue;
+    // None leaves an attr to its default, except a shape's: None is the
+    // unknown shape there (TensorFlow's shape=None).
+    if (v == Py_None && st->attr_defs[j]->type() != "shape") continue;
     AttrValue value;
     Status s = PyToAttrValue(v, *st->attr_defs[j], &value);
     if (!s.ok()) {

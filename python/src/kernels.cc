@@ -127,8 +127,13 @@ py::dict Explain(const std::string& op, const std::string& device,
   d["candidates"] = candidates;
   d["winner"] = e.winner;
   d["error_code"] = static_cast<int>(e.status.code());
-  d["error_message"] = e.status.message();
-  d["text"] = e.ToString();
+  auto text = [](const std::string& message) {
+    PyObject* o = MessageToPy(message);
+    if (o == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(o);
+  };
+  d["error_message"] = text(e.status.message());
+  d["text"] = text(e.ToString());
   return d;
 }
 

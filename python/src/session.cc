@@ -55,7 +55,7 @@ class PySession {
 
   py::list Run(const std::vector<std::pair<std::string, py::object>>& feeds,
                const std::vector<std::string>& fetches,
-               const std::vector<std::string>& targets) {
+               const std::vector<std::string>& targets, int64_t timeout_in_ms) {
     std::vector<std::pair<std::string, Tensor>> inputs;
     for (const auto& [name, value] : feeds) {
       if (!PyArray_Check(value.ptr())) {
@@ -69,10 +69,12 @@ class PySession {
       inputs.emplace_back(name, std::move(t));
     }
     std::vector<Tensor> outputs;
+    RunOptions options;
+    options.timeout_in_ms = timeout_in_ms;
     Status s;
     {
       py::gil_scoped_release release;
-      s = session_->Run(inputs, fetches, targets, &outputs);
+      s = session_->Run(options, inputs, fetches, targets, &outputs, nullptr);
     }
     ThrowIfError(s);
     py::list out;
@@ -145,7 +147,7 @@ void BindSession(py::module_& m) {
       .def(py::init<const py::bytes&>(), py::arg("graph_def"))
       .def("feed_dtype", &PySession::FeedDtype)
       .def("run", &PySession::Run, py::arg("feeds"), py::arg("fetches"),
-           py::arg("targets"))
+           py::arg("targets"), py::arg("timeout_in_ms") = 0)
       .def("close", &PySession::Close);
 }
 
