@@ -1,13 +1,16 @@
-// Graph executor overhead and a small model step:
-//   - a chain of 10,000 Identity nodes on one thread (per-node overhead; the
-//     goal is under 200 ns per node);
-//   - 10,000 independent small AddV2 nodes with 1 and 2 inter-op threads;
+// Graph executor overhead and a small model step, each with 1 and 2
+// inter-op threads (2 must never be slower: Note [Inline cheap nodes] in
+// opkit/runtime/internal/executor_impl.h):
+//   - a chain of 10,000 Identity nodes (per-node overhead; the goal is under
+//     200 ns per node);
+//   - 10,000 independent small AddV2 nodes;
+//   - 8 independent 256x256 MatMuls on a one-thread device (inter-op
+//     parallelism alone);
 //   - one MLP step, 784-512-512-10 at batch 64 (MatMul, BiasAdd, Relu)
-//     through Session::Run.
+//     through Session::Run (intra-op threads as many as inter-op).
 //
 //   build/bench/bench/executor_bench
-// The "per_node" counter is the step time (CPU time; real time for the
-// multi-threaded runs) divided by the nodes run.
+// The "per_node" counter is the step's real time divided by the nodes run.
 #include <memory>
 #include <random>
 #include <string>
@@ -89,7 +92,7 @@ void BM_ExecutorChainIdentity(benchmark::State& state) {
   ExecutorSignature sig;
   sig.fetches = {prev + ":0"};
   Prepared p;
-  if (!Prepare(def, sig, 1, &p, state)) return;
+  if (!Prepare(def, sig, static_cast<int>(state.range(1)), &p, state)) return;
   std::vector<Tensor> out;
   for (auto _ : state) {
     Status s = p.executor->Run(ExecutorRunArgs(), {}, &out);
@@ -103,7 +106,11 @@ void BM_ExecutorChainIdentity(benchmark::State& state) {
       n + 1, benchmark::Counter::kIsIterationInvariantRate |
                  benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_ExecutorChainIdentity)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExecutorChainIdentity)
+    ->Args({10000, 1})
+    ->Args({10000, 2})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 void BM_ExecutorWide(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
@@ -144,6 +151,36 @@ Tensor Random(const TensorShape& shape, std::mt19937* rng) {
   for (int64_t i = 0; i < flat.size(); ++i) flat(i) = dist(*rng);
   return t;
 }
+
+void BM_ExecutorParallelMatMul(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  std::mt19937 rng(3);
+  GraphDef def;
+  AddConst(&def, "a", Random(TensorShape({256, 256}), &rng));
+  ExecutorSignature sig;
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "mm" + std::to_string(i);
+    AddConst(&def, "w" + std::to_string(i), Random(TensorShape({256, 256}), &rng));
+    AddNodeAttr("T", DT_FLOAT,
+                AddNode(&def, name, "MatMul", {"a", "w" + std::to_string(i)}));
+    sig.targets.push_back(name);
+  }
+  Prepared p;
+  if (!Prepare(def, sig, threads, &p, state)) return;
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    Status s = p.executor->Run(ExecutorRunArgs(), {}, &out);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      return;
+    }
+  }
+}
+BENCHMARK(BM_ExecutorParallelMatMul)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 void BM_SessionMlpStep(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "opkit/core/cpu_count.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/threadpool.h"
 #include "opkit/tensor/allocator.h"
@@ -254,8 +255,7 @@ StatusOr<std::unique_ptr<Device>> CpuDevice::Create(const std::string& name,
   parsed.type = DEVICE_CPU;
   int threads = intra_op_threads;
   if (threads == 0) {
-    threads = static_cast<int>(std::thread::hardware_concurrency());
-    if (threads <= 0) threads = 1;
+    threads = NumSchedulableCpus();
   }
   return std::unique_ptr<Device>(new CpuDevice(name, std::move(parsed), threads));
 }

@@ -16,6 +16,7 @@
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_def_util.h"
 #include "opkit/kernel/op_kernel_construction.h"
+#include "opkit/runtime/internal/thread_count.h"
 #include "opkit/tensor/types.h"
 
 namespace opkit {
@@ -350,17 +351,17 @@ StatusOr<std::unique_ptr<EagerContext>> EagerContext::Create() {
 }
 
 StatusOr<std::unique_ptr<EagerContext>> EagerContext::Create(Options options) {
-  if (options.intra_op_threads < 0) {
-    return errors::InvalidArgument("intra_op_threads must be >= 0 (0 means one "
-                                   "per core), got ", options.intra_op_threads);
-  }
+  OPKIT_ASSIGN_OR_RETURN(
+      const int intra_op_threads,
+      internal::ResolveThreadCount(options.intra_op_threads,
+                                   "EagerContext::Options::intra_op_threads"));
   const OpRegistryInterface* ops =
       options.op_registry ? options.op_registry : OpRegistry::Global();
   const KernelRegistry* kernels = options.kernel_registry
                                       ? options.kernel_registry
                                       : KernelRegistry::Global();
   OPKIT_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
-                         CpuDevice::Create("/device:CPU:0", options.intra_op_threads));
+                         CpuDevice::Create("/device:CPU:0", intra_op_threads));
   return std::unique_ptr<EagerContext>(
       new EagerContext(ops, kernels, std::move(device)));
 }

@@ -100,7 +100,9 @@ class OPKIT_EXPORT EagerContext {
     // Borrowed: they must outlive the context.
     const OpRegistryInterface* op_registry = nullptr;
     const KernelRegistry* kernel_registry = nullptr;
-    // Threads of the CPU device's intra-op pool; 0 means one per core.
+    // Threads of the CPU device's intra-op pool (TensorFlow's
+    // intra_op_parallelism_threads): 0 means one per CPU the process may
+    // use (NumSchedulableCpus), N pins it; negative is InvalidArgument.
     int intra_op_threads = 0;
   };
 

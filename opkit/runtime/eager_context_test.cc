@@ -12,6 +12,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/core/cpu_count.h"
+#include "opkit/device/device.h"
 #include "opkit/kernel/kernel_def_builder.h"
 #include "opkit/op/op_def_builder.h"
 #include "opkit/kernel/op_requires.h"
@@ -400,6 +402,19 @@ TEST_F(EagerContextTest, InputTypesArePartOfTheKey) {
   ASSERT_THAT(ctx_->Run("Count", {AsTensor<int32>({1}, TensorShape({1}))}, &out), IsOk());
   EXPECT_EQ(out[0].scalar<int32>()(), 1);
   EXPECT_EQ(ctx_->kernel_cache_size(), 4u);
+}
+
+TEST(EagerContextCreateTest, IntraOpThreadsDefaultToTheCpus) {
+  EXPECT_EQ(EagerContext::Options().intra_op_threads, 0);
+  auto ctx = EagerContext::Create();
+  ASSERT_THAT(ctx, IsOk());
+  EXPECT_EQ((*ctx)->device()->tensorflow_cpu_worker_threads()->num_threads,
+            NumSchedulableCpus());
+  EagerContext::Options options;
+  options.intra_op_threads = 3;
+  ctx = EagerContext::Create(options);
+  ASSERT_THAT(ctx, IsOk());
+  EXPECT_EQ((*ctx)->device()->tensorflow_cpu_worker_threads()->num_threads, 3);
 }
 
 TEST(EagerContextCreateTest, RejectsNegativeThreads) {

@@ -23,6 +23,7 @@
 #include "opkit/op/node_def_util.h"
 #include "opkit/resource/resource_mgr.h"
 #include "opkit/runtime/internal/executor_impl.h"
+#include "opkit/runtime/internal/thread_count.h"
 #include "opkit/runtime/kernel_cache.h"
 
 namespace opkit {
@@ -336,7 +337,7 @@ StatusOr<std::shared_ptr<KernelSet>> ExecutorImpl::CreateKernels(
   set->generation = generation;
   set->cached.reserve(items.size());
   set->kernels.resize(items.size());
-  set->expensive.resize(items.size());
+  set->cost_ns = std::make_unique<std::atomic<int64_t>[]>(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
     const Node& node = *items[i].node;
     CachedKernel& cached = set->cached.emplace_back(
@@ -344,7 +345,9 @@ StatusOr<std::shared_ptr<KernelSet>> ExecutorImpl::CreateKernels(
     Status s = cached.Refresh();
     if (!s.ok()) return AttachDef(s, node.def());
     set->kernels[i] = cached.kernel();
-    set->expensive[i] = cached.kernel()->IsExpensive() ? 1 : 0;
+    set->cost_ns[i].store(
+        cached.kernel()->IsExpensive() ? kUnmeasuredCost : 0,
+        std::memory_order_relaxed);
   }
   return set;
 }
@@ -391,19 +394,24 @@ StatusOr<std::unique_ptr<Executor>> Executor::Create(
     return errors::InvalidArgument(
         "Executor::Create was given no devices; pass at least a CpuDevice");
   }
+  OPKIT_ASSIGN_OR_RETURN(
+      const int inter_op_threads,
+      internal::ResolveThreadCount(options.inter_op_threads,
+                                   "ExecutorOptions::inter_op_threads"));
   auto impl = std::make_unique<Impl>();
   impl->graph = std::move(graph);
   impl->devices = std::move(devices);
   impl->options = options;
+  impl->options.inter_op_threads = inter_op_threads;
   impl->registry = options.kernel_registry != nullptr
                        ? options.kernel_registry
                        : KernelRegistry::Global();
   OPKIT_RETURN_IF_ERROR(impl->Build(signature));
   if (options.inter_op_pool != nullptr) {
     impl->pool = options.inter_op_pool;
-  } else if (options.inter_op_threads > 1) {
+  } else if (inter_op_threads > 1) {
     impl->owned_pool = std::make_unique<ThreadPool>("opkit_inter_op",
-                                                    options.inter_op_threads);
+                                                    inter_op_threads);
     impl->pool = impl->owned_pool.get();
   }
   OPKIT_RETURN_IF_ERROR(impl->CurrentKernels().status());

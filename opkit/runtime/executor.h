@@ -1,7 +1,7 @@
 // Executor: runs a placed Graph, step after step — the part of a Session that
 // moves tensors between kernels.
 //
-//   ExecutorOptions options;
+//   ExecutorOptions options;  // inter_op_threads 0: one per CPU
 //   options.inter_op_threads = 2;
 //   ExecutorSignature sig;
 //   sig.feeds = {"x:0"};
@@ -16,12 +16,17 @@
 //   - Only the nodes the fetches and targets need run; a fed tensor replaces
 //     the output it names, and its producer runs only if something else
 //     needs it.
-//   - Ready nodes run on an inter-op ThreadPool the executor owns
-//     (options.inter_op_threads > 1): cheap kernels (OpKernel::IsExpensive()
-//     false) run inline on the thread that made them ready, others are
-//     scheduled on the pool. With one thread everything runs inline, in
-//     order, on the calling thread (an AsyncOpKernel's continuation runs on
-//     the thread that calls its `done`).
+//   - Ready nodes run on an inter-op ThreadPool (the executor's own, one
+//     thread per CPU by default, or a shared one). Cheap nodes run inline on
+//     the thread that made them ready: those whose kernel says so
+//     (OpKernel::IsExpensive() false) and those measured to compute in less
+//     than a pool hand-off costs (Note [Inline cheap nodes] in
+//     internal/executor_impl.h). Of the expensive nodes a completion makes
+//     ready, the thread keeps one batch when it has nothing else to run and
+//     hands only the surplus to the pool, so a chain never changes thread.
+//     With one thread everything runs inline, in order, on the calling
+//     thread (an AsyncOpKernel's continuation runs on the thread that calls
+//     its `done`).
 //   - Each node's kernel is created once and cached; when the kernel
 //     registry's generation() changes (Note [Kernel replacement],
 //     kernel_registry.h) the next step re-selects every kernel, so a step
@@ -66,9 +71,10 @@ class KernelRegistry;
 class ThreadPool;
 
 struct ExecutorOptions {
-  // Inter-op threads; 1 (or less) runs every node on the calling thread.
-  // Ignored when inter_op_pool is set.
-  int inter_op_threads = 1;
+  // Inter-op threads: 0 means one per CPU the process may use
+  // (NumSchedulableCpus), 1 runs every node on the calling thread, N pins
+  // it; negative is InvalidArgument. Ignored when inter_op_pool is set.
+  int inter_op_threads = 0;
   // A pool to run nodes on, shared with others (a Session's); borrowed, must
   // outlive the executor. Null: the executor makes its own when
   // inter_op_threads > 1.

@@ -58,14 +58,16 @@ void Step::Enqueue(std::vector<TaggedNode>* ready,
     ready->clear();
     return;
   }
-  // Cheap nodes run here. Expensive ones are split into at most one batch
-  // per pool thread plus one for this thread: a batch is one task, so a
-  // node fanning out to thousands of others costs a few thread hops, not
-  // thousands. This thread keeps its batch (no hop) when it has nothing
-  // else queued.
-  std::vector<TaggedNode> expensive;
+  // Cheap nodes run here (Note [Inline cheap nodes]). Expensive ones are
+  // split into at most one batch per pool thread plus one for this thread:
+  // a batch is one task, so a node fanning out to thousands of others costs
+  // a few thread hops, not thousands. This thread keeps its batch (no hop)
+  // when it has nothing else queued, so a chain never leaves it and the
+  // pool is woken only for the surplus.
+  std::vector<TaggedNode>& expensive = queue->expensive;
+  expensive.clear();
   for (const TaggedNode& tn : *ready) {
-    if (!tn.dead && kernels_->expensive[tn.item]) {
+    if (!tn.dead && kernels_->IsExpensive(tn.item)) {
       expensive.push_back(tn);
     } else {
       queue->push_back(tn);
@@ -256,12 +258,22 @@ bool Step::Process(const TaggedNode& tn, ReadyQueue* queue) {
   if (async == nullptr) {
     OpKernelContext ctx(&params);
     if (ctx.status().ok()) {
+      // Note [Inline cheap nodes]: time the nodes that would go to the pool.
+      const bool measure =
+          impl_->pool != nullptr && kernels_->IsExpensive(tn.item);
+      const Clock::time_point t0 = measure ? Clock::now() : Clock::time_point();
       try {
         kernel->Compute(&ctx);
       } catch (const std::exception& e) {
         ctx.SetStatus(errors::Internal("Kernel threw an exception: ", e.what()));
       } catch (...) {
         ctx.SetStatus(errors::Internal("Kernel threw an unknown exception"));
+      }
+      if (measure) {
+        kernels_->UpdateCost(
+            tn.item, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         Clock::now() - t0)
+                         .count());
       }
     }
     finish(&ctx, cs, queue, start_ns);

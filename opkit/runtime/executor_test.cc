@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/placer.h"
+#include "opkit/runtime/internal/executor_impl.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {
@@ -46,6 +48,10 @@ REGISTER_OP("ExecTestFail").Input("x: T").Output("y: T").Attr("T: type");
 REGISTER_OP("ExecTestAsyncInc").Input("x: int32").Output("y: int32");
 REGISTER_OP("ExecTestWaitForCancel").Input("x: int32").Output("y: int32");
 REGISTER_OP("ExecTestCounted").Input("x: int32").Output("y: int32");
+REGISTER_OP("ExecTestSlowAdd")
+    .Input("a: int32")
+    .Input("b: int32")
+    .Output("sum: int32");
 
 namespace {
 
@@ -138,6 +144,18 @@ class ExecTestWaitForCancelOp : public AsyncOpKernel {
   }
 };
 
+// Adds after sleeping 200 microseconds: measured, it stays expensive
+// (Note [Inline cheap nodes]), so the executor hands it to its pool.
+class ExecTestSlowAddOp : public OpKernel {
+ public:
+  explicit ExecTestSlowAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ctx->set_output(0, Tensor(ctx->input(0).flat<int32>()(0) +
+                              ctx->input(1).flat<int32>()(0)));
+  }
+};
+
 std::atomic<int> g_counted_constructions{0};
 std::atomic<int> g_counted_runs{0};
 
@@ -175,6 +193,8 @@ REGISTER_KERNEL_BUILDER(Name("ExecTestWaitForCancel").Device(DEVICE_CPU),
                         ExecTestWaitForCancelOp);
 REGISTER_KERNEL_BUILDER(Name("ExecTestCounted").Device(DEVICE_CPU),
                         ExecTestCountedOp);
+REGISTER_KERNEL_BUILDER(Name("ExecTestSlowAdd").Device(DEVICE_CPU),
+                        ExecTestSlowAddOp);
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
@@ -551,7 +571,161 @@ TEST_P(ExecutorThreadsTest, WideGraph) {
   EXPECT_EQ(Int(out[0]), 4);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, ExecutorThreadsTest, ::testing::Values(1, 3));
+// 0 is one thread per CPU, the default.
+INSTANTIATE_TEST_SUITE_P(Threads, ExecutorThreadsTest,
+                         ::testing::Values(0, 1, 2, 3));
+
+// Parallel branches of slow (pool) and cheap (inline) nodes feeding a while
+// loop: a = 3; b_i = a + i (slow, i = 0..7); c_i = b_i + b_i (cheap);
+// s = sum of c_i, by a tree of slow adds = 2 * (8 * 3 + 28) = 104; the loop
+// counts from 0 to s; out = loop result + s = 208.
+std::string BranchesAndLoopGraph() {
+  std::string text = Const("a", 3);
+  std::vector<std::string> level;
+  for (int i = 0; i < 8; ++i) {
+    const std::string k = std::to_string(i);
+    text += Const("k" + k, i);
+    text += Node("b" + k, "ExecTestSlowAdd", {"a", "k" + k});
+    text += Node("c" + k, "ExecTestAdd", {"b" + k, "b" + k}, kInt);
+    level.push_back("c" + k);
+  }
+  int tree = 0;
+  while (level.size() > 1) {
+    std::vector<std::string> next;
+    for (size_t i = 0; i < level.size(); i += 2) {
+      const std::string name = "t" + std::to_string(tree++);
+      text += Node(name, "ExecTestSlowAdd", {level[i], level[i + 1]});
+      next.push_back(name);
+    }
+    level = next;
+  }
+  text += Const("zero", 0);
+  text += WhileGraph("w/", "zero", level[0], "w/ctx");
+  text += Node("out", "ExecTestAdd", {"w/Exit", level[0]}, kInt);
+  return text;
+}
+
+TEST(ExecutorTest, ResultsAreTheSameForEveryThreadCount) {
+  for (int threads : {1, 2, 3, 0}) {
+    SCOPED_TRACE(threads);
+    Fixture f;
+    ExecutorSignature sig;
+    sig.fetches = {"out:0", "t6:0", "b7:0", "c0:0"};
+    OPKIT_ASSERT_OK(Make(BranchesAndLoopGraph(), sig, threads, &f));
+    for (int step = 0; step < 4; ++step) {
+      std::vector<Tensor> out;
+      OPKIT_ASSERT_OK(f.executor->Run(ExecutorRunArgs(), {}, &out));
+      ASSERT_EQ(out.size(), 4u);
+      EXPECT_EQ(Int(out[0]), 208);
+      EXPECT_EQ(Int(out[1]), 104);
+      EXPECT_EQ(Int(out[2]), 10);
+      EXPECT_EQ(Int(out[3]), 6);
+    }
+  }
+}
+
+// Which thread ran each node of one step (-1: the calling thread).
+std::map<std::string, int> ThreadOfEachNode(Executor* executor) {
+  std::vector<NodeExecStats> stats;
+  ExecutorRunArgs args;
+  args.stats = &stats;
+  std::vector<Tensor> out;
+  Status s = executor->Run(args, {}, &out);
+  EXPECT_THAT(s, IsOk());
+  std::map<std::string, int> thread_of;
+  for (const NodeExecStats& st : stats) thread_of[st.node_name] = st.thread_id;
+  return thread_of;
+}
+
+TEST(ExecutorTest, CheapNodesRunOnTheCallingThread) {
+  // Kernels that say they are cheap never go to the pool, however many
+  // become ready at once.
+  std::string text = Const("root", 1);
+  ExecutorSignature sig;
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "c" + std::to_string(i);
+    text += Const(name, i, "DT_INT32", "input: '^root'");
+    sig.targets.push_back(name);
+  }
+  Fixture f;
+  OPKIT_ASSERT_OK(Make(text, sig, 2, &f));
+  for (int step = 0; step < 3; ++step) {
+    const std::map<std::string, int> thread_of = ThreadOfEachNode(f.executor.get());
+    EXPECT_EQ(thread_of.size(), 51u);
+    for (const auto& [node, thread] : thread_of) {
+      EXPECT_EQ(thread, -1) << node;
+    }
+  }
+}
+
+TEST(ExecutorTest, ExpensiveSurplusGoesToThePool) {
+  // Four slow nodes ready at once: this thread keeps some, the pool takes
+  // the rest; a chain of slow nodes stays on this thread.
+  std::string text = Const("a", 1);
+  ExecutorSignature sig;
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = "s" + std::to_string(i);
+    text += Node(name, "ExecTestSlowAdd", {"a", "a"});
+    sig.targets.push_back(name);
+  }
+  text += Node("chain0", "ExecTestSlowAdd", {"a", "a"}) +
+          Node("chain1", "ExecTestSlowAdd", {"chain0", "a"});
+  Fixture f;
+  sig.fetches = {"chain1:0"};
+  OPKIT_ASSERT_OK(Make(text, sig, 2, &f));
+  for (int step = 0; step < 3; ++step) {
+    const std::map<std::string, int> thread_of = ThreadOfEachNode(f.executor.get());
+    int on_pool = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (thread_of.at("s" + std::to_string(i)) >= 0) ++on_pool;
+    }
+    EXPECT_GE(on_pool, 1);
+    EXPECT_LE(on_pool, 4);
+    EXPECT_EQ(thread_of.at("chain1"), thread_of.at("chain0"));
+  }
+}
+
+TEST(ExecutorTest, ThreadCounts) {
+  EXPECT_EQ(ExecutorOptions().inter_op_threads, 0);
+  Fixture f;
+  ExecutorSignature sig;
+  sig.fetches = {"id2:0"};
+  // 0 (one per CPU) and pins work; negative counts are rejected.
+  for (int threads : {0, 1, 4}) {
+    OPKIT_EXPECT_OK(Make(Chain(3), sig, threads, &f));
+  }
+  EXPECT_THAT(
+      Make(Chain(3), sig, -2, &f),
+      StatusIs(error::INVALID_ARGUMENT,
+               AllOf(HasSubstr("ExecutorOptions::inter_op_threads is -2"),
+                     HasSubstr("pass 0 for one thread per CPU"))));
+}
+
+TEST(ExecutorTest, CostEstimatesDecideWhatIsExpensive) {
+  // Note [Inline cheap nodes].
+  using internal::executor::KernelSet;
+  using internal::executor::kExpensiveNodeNs;
+  using internal::executor::kUnmeasuredCost;
+  KernelSet set;
+  set.cost_ns = std::make_unique<std::atomic<int64_t>[]>(3);
+  set.cost_ns[0] = 0;  // a kernel that says it is cheap
+  set.cost_ns[1] = kUnmeasuredCost;
+  set.cost_ns[2] = kUnmeasuredCost;
+  EXPECT_FALSE(set.IsExpensive(0));
+  EXPECT_TRUE(set.IsExpensive(1));
+  // The first measurement replaces "unmeasured".
+  set.UpdateCost(1, 100);
+  EXPECT_FALSE(set.IsExpensive(1));
+  EXPECT_EQ(set.cost_ns[1].load(), 100);
+  set.UpdateCost(2, 1000000);
+  EXPECT_TRUE(set.IsExpensive(2));
+  // Later ones decay into it: (1000000 * 3 + 200000) / 4.
+  set.UpdateCost(2, 200000);
+  EXPECT_EQ(set.cost_ns[2].load(), 800000);
+  for (int i = 0; i < 30; ++i) set.UpdateCost(2, 100);
+  EXPECT_LT(set.cost_ns[2].load(), kExpensiveNodeNs);
+  EXPECT_FALSE(set.IsExpensive(2));
+}
 
 TEST(ExecutorTest, StepStatsHaveOneEntryPerNodeRun) {
   Fixture f;

@@ -5,6 +5,7 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/threadpool.h"
+#include "opkit/runtime/internal/thread_count.h"
 #include "opkit/device/device.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/graph/graph.h"
@@ -17,13 +18,16 @@ namespace opkit {
 Session::Session(const SessionOptions& options) : options_(options) {}
 Session::~Session() = default;
 
-StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
-  if (options.inter_op_threads < 0 || options.intra_op_threads < 0) {
-    return errors::InvalidArgument(
-        "SessionOptions thread counts must not be negative (inter_op_threads=",
-        options.inter_op_threads, ", intra_op_threads=",
-        options.intra_op_threads, ")");
-  }
+StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& requested) {
+  SessionOptions options = requested;
+  OPKIT_ASSIGN_OR_RETURN(
+      options.inter_op_threads,
+      internal::ResolveThreadCount(requested.inter_op_threads,
+                                   "SessionOptions::inter_op_threads"));
+  OPKIT_ASSIGN_OR_RETURN(
+      options.intra_op_threads,
+      internal::ResolveThreadCount(requested.intra_op_threads,
+                                   "SessionOptions::intra_op_threads"));
   std::unique_ptr<Session> session(new Session(options));
   OPKIT_ASSIGN_OR_RETURN(
       session->device_,

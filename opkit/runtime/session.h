@@ -46,11 +46,14 @@ class KernelRegistry;
 class OpRegistryInterface;
 
 struct SessionOptions {
-  // Inter-op threads of each executor (1: nodes run on the calling thread).
-  int inter_op_threads = 1;
-  // Threads of the CPU device's intra-op pool (Eigen, Shard); 0 means one
-  // per hardware thread.
-  int intra_op_threads = 1;
+  // Threads that run independent nodes, shared by the session's executors
+  // (TensorFlow's inter_op_parallelism_threads): 0 means one per CPU the
+  // process may use (NumSchedulableCpus in opkit/core/threadpool.h), 1 runs
+  // every node on the calling thread, N pins it. Negative: InvalidArgument.
+  int inter_op_threads = 0;
+  // Threads of the CPU device's intra-op pool (Eigen, Shard; TensorFlow's
+  // intra_op_parallelism_threads), with the same meaning of 0.
+  int intra_op_threads = 0;
   // Place nodes pinned to an unusable device elsewhere instead of failing.
   bool allow_soft_placement = false;
   // Default timeout of every Run in milliseconds (TensorFlow's
@@ -87,7 +90,8 @@ struct RunMetadata {
 
 class OPKIT_EXPORT Session {
  public:
-  // A session without a graph; call Create next. InvalidArgument for
+  // A session without a graph; call Create next. Thread counts of 0 are
+  // resolved here (options() shows what they became). InvalidArgument for
   // negative thread counts; the CPU device's errors.
   static StatusOr<std::unique_ptr<Session>> New(
       const SessionOptions& options = SessionOptions());
@@ -135,6 +139,8 @@ class OPKIT_EXPORT Session {
 
   // The session's device (for tests and tools).
   Device* device() const { return device_.get(); }
+  // The options it was made with, thread counts resolved (never 0).
+  const SessionOptions& options() const { return options_; }
 
  private:
   explicit Session(const SessionOptions& options);

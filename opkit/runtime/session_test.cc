@@ -10,6 +10,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/core/cpu_count.h"
+#include "opkit/device/device.h"
 #include "opkit/graph/graph.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -18,6 +20,7 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 GraphDef Parse(const std::string& text) {
@@ -351,7 +354,37 @@ TEST(SessionTest, NegativeThreadCountIsAnError) {
   SessionOptions options;
   options.inter_op_threads = -1;
   EXPECT_THAT(Session::New(options).status(),
-              StatusIs(error::INVALID_ARGUMENT, HasSubstr("inter_op_threads")));
+              StatusIs(error::INVALID_ARGUMENT,
+                       AllOf(HasSubstr("SessionOptions::inter_op_threads is -1"),
+                             HasSubstr("pass 0 for one thread per CPU"))));
+  options.inter_op_threads = 2;
+  options.intra_op_threads = -3;
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("SessionOptions::intra_op_threads is -3")));
+}
+
+TEST(SessionTest, ThreadCountsDefaultToTheCpusAndPinsAreKept) {
+  const int cpus = NumSchedulableCpus();
+  EXPECT_GE(cpus, 1);
+  EXPECT_EQ(SessionOptions().inter_op_threads, 0);
+  EXPECT_EQ(SessionOptions().intra_op_threads, 0);
+  auto session = Session::New();
+  OPKIT_ASSERT_OK(session.status());
+  EXPECT_EQ((*session)->options().inter_op_threads, cpus);
+  EXPECT_EQ((*session)->options().intra_op_threads, cpus);
+  EXPECT_EQ((*session)->device()->tensorflow_cpu_worker_threads()->num_threads,
+            cpus);
+
+  SessionOptions pinned;
+  pinned.inter_op_threads = 3;
+  pinned.intra_op_threads = 5;
+  session = Session::New(pinned);
+  OPKIT_ASSERT_OK(session.status());
+  EXPECT_EQ((*session)->options().inter_op_threads, 3);
+  EXPECT_EQ((*session)->options().intra_op_threads, 5);
+  EXPECT_EQ((*session)->device()->tensorflow_cpu_worker_threads()->num_threads,
+            5);
 }
 
 class SessionThreadsTest : public ::testing::TestWithParam<int> {};
@@ -481,7 +514,7 @@ TEST_P(SessionThreadsTest, WhileLoopAndCondWithBuiltinOps) {
   EXPECT_EQ(out[0].flat<int32>()(0), 5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, SessionThreadsTest, ::testing::Values(1, 2));
+INSTANTIATE_TEST_SUITE_P(Threads, SessionThreadsTest, ::testing::Values(0, 1, 2));
 
 }  // namespace
 }  // namespace opkit

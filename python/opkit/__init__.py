@@ -11,7 +11,8 @@ Python with numpy arrays in and out.
 Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
 keyword-only, named like the op), opkit.kernels (kernel registry),
 opkit.errors (exception classes per status code), opkit.dtypes,
-opkit.sysconfig (compiler and linker flags for op libraries).
+opkit.sysconfig (compiler and linker flags for op libraries),
+opkit.config.threading (thread counts, as tf.config.threading).
 """
 
 from opkit import _opkit
@@ -24,6 +25,7 @@ from opkit import ops  # noqa: E402
 from opkit import raw_ops  # noqa: E402
 from opkit import kernels  # noqa: E402
 from opkit import sysconfig  # noqa: E402
+from opkit import config  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import RunOptions, Session  # noqa: E402
 from opkit.graph import load_graph  # noqa: E402
@@ -55,8 +57,8 @@ def gradients(*args, **kwargs):
     raise NotImplementedError(f"opkit.gradients: {_NO_GRADIENTS}")
 
 
-__all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "Session",
-           "RunOptions",
+__all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config",
+           "Session", "RunOptions",
            "ResourceTensor", "VariantTensor",
            "load_graph",
            "load_op_library", "unload_op_library", "RegisterGradient",

@@ -17,6 +17,7 @@ import numpy as np
 
 from opkit import _opkit
 from opkit import _op_gen
+from opkit import config
 from opkit import dtypes as _dtypes
 
 
@@ -72,7 +73,11 @@ class Session:
             raise TypeError(
                 "Session(graph_def): expected GraphDef bytes, text, a path or a "
                 f"GraphDef message, got {type(graph_def).__name__}")
-        self._session = _opkit._Session(data)
+        # Thread counts as opkit.config.threading has them now (TensorFlow's
+        # v1 Session takes the context's config the same way).
+        self._session = _opkit._Session(
+            data, config.threading.get_intra_op_parallelism_threads(),
+            config.threading.get_inter_op_parallelism_threads())
         self._closed = False
 
     def run(self, fetches, feed_dict=None, targets=None, options=None):

@@ -38,6 +38,12 @@ namespace internal {
 // destroyed, so that no kernel outlives it at interpreter exit). Null with
 // a Python exception set when it cannot be created.
 EagerContext* PyEagerContext();
+// Whether PyEagerContext has been called (its thread counts are fixed then).
+bool PyEagerContextInitialized();
+// The intra-op threads PyEagerContext will create its device with (0: one
+// per CPU). InvalidArgument when negative; FailedPrecondition for a change
+// once the context exists.
+Status SetPyEagerIntraOpThreads(int threads);
 
 // Sets the Python exception for a non-OK `status`: the opkit.errors class of
 // its code (registered by opkit.errors through RegisterErrorClasses), or

@@ -472,11 +472,37 @@ Status ScalarAttr(PyObject* value, const std::string& type,
 
 }  // namespace
 
+namespace {
+// Set through opkit.config.threading before the context exists; read
+// under the GIL, as PyEagerContext is called.
+int g_eager_intra_op_threads = 0;
+bool g_eager_context_initialized = false;
+}  // namespace
+
+bool PyEagerContextInitialized() { return g_eager_context_initialized; }
+
+Status SetPyEagerIntraOpThreads(int threads) {
+  if (threads < 0) {
+    return errors::InvalidArgument(
+        "intra_op_parallelism_threads is ", threads,
+        "; pass 0 for one thread per CPU or a positive count to pin it");
+  }
+  if (g_eager_context_initialized && threads != g_eager_intra_op_threads) {
+    return errors::FailedPrecondition(
+        "Intra op parallelism cannot be modified after initialization.");
+  }
+  g_eager_intra_op_threads = threads;
+  return OkStatus();
+}
+
 EagerContext* PyEagerContext() {
   static EagerContext* context = nullptr;
   static Status* error = nullptr;
   if (context == nullptr && error == nullptr) {
-    auto created = EagerContext::Create();
+    g_eager_context_initialized = true;
+    EagerContext::Options options;
+    options.intra_op_threads = g_eager_intra_op_threads;
+    auto created = EagerContext::Create(options);
     if (created.ok()) {
       context = std::move(created).value().release();
     } else {

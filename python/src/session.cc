@@ -27,11 +27,14 @@ namespace {
 
 class PySession {
  public:
-  explicit PySession(const py::bytes& graph) {
+  // Thread counts as SessionOptions' (0: one per CPU).
+  PySession(const py::bytes& graph, int intra_op_threads,
+            int inter_op_threads) {
     std::string data = graph;
     ThrowIfError(ParseGraphDef(data, &graph_def_));
     SessionOptions options;
-    options.intra_op_threads = 0;
+    options.intra_op_threads = intra_op_threads;
+    options.inter_op_threads = inter_op_threads;
     auto session = Session::New(options);
     ThrowIfError(session.status());
     session_ = std::move(session).value();
@@ -143,8 +146,14 @@ py::tuple ReadGraphFile(const std::string& path) {
 
 void BindSession(py::module_& m) {
   m.def("_read_graph_file", &ReadGraphFile, py::arg("path"));
+  // opkit.config.threading: the eager context's intra-op threads.
+  m.def("_eager_context_initialized", &PyEagerContextInitialized);
+  m.def("_set_eager_intra_op_threads", [](int threads) {
+    ThrowIfError(SetPyEagerIntraOpThreads(threads));
+  });
   py::class_<PySession>(m, "_Session")
-      .def(py::init<const py::bytes&>(), py::arg("graph_def"))
+      .def(py::init<const py::bytes&, int, int>(), py::arg("graph_def"),
+           py::arg("intra_op_threads") = 0, py::arg("inter_op_threads") = 0)
       .def("feed_dtype", &PySession::FeedDtype)
       .def("run", &PySession::Run, py::arg("feeds"), py::arg("fetches"),
            py::arg("targets"), py::arg("timeout_in_ms") = 0)

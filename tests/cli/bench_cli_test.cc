@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "opkit/core/cpu_count.h"
 #include "opkit/core/env.h"
 #include "opkit/testing/status_matchers.h"
 #include "tests/cli/cli_runner.h"
@@ -49,7 +50,9 @@ TEST_F(BenchCliTest, PrintsLatencyAndTables) {
   EXPECT_EQ(r.err, "");  // no progress bar: stderr is no terminal
   EXPECT_THAT(r.out, HasSubstr("input: x float [2,8,8,3]"));
   EXPECT_THAT(r.out, HasSubstr("fetch: y:0, pool:0"));  // the two sinks
-  EXPECT_THAT(r.out, HasSubstr("threads: 1 intra-op, 1 inter-op"));
+  // Both default to one per CPU, printed resolved.
+  const std::string cpus = std::to_string(NumSchedulableCpus());
+  EXPECT_THAT(r.out, HasSubstr("threads: " + cpus + " intra-op, " + cpus + " inter-op"));
   EXPECT_THAT(r.out, HasSubstr("warm-up: 1 run ("));
   // In us when a run takes under a millisecond (as here, unless the machine
   // is very busy), in ms otherwise.
@@ -95,7 +98,7 @@ TEST_F(BenchCliTest, JsonHasEveryNumber) {
   EXPECT_EQ(j["inputs"][0]["shape"], json::array({2, 8, 8, 3}));
   EXPECT_EQ(j["fetches"], json::array({"y:0", "pool:0"}));
   EXPECT_EQ(j["threads"]["intra_op"], 2);
-  EXPECT_EQ(j["threads"]["inter_op"], 1);
+  EXPECT_EQ(j["threads"]["inter_op"], NumSchedulableCpus());  // the default
   EXPECT_EQ(j["warmup_ms"].size(), 2u);  // the default
   EXPECT_EQ(j["runs"], 4);
   ASSERT_EQ(j["run_ms"].size(), 4u);

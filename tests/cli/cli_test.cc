@@ -407,7 +407,7 @@ TEST_F(CliTest, NumericOptionsAreCheckedWhenParsed) {
   ExpectError(Run(args), "--timeout value '99999999999999999999' is not an integer");
   args = base;
   args.insert(args.end(), {"--threads=2000"});
-  ExpectError(Run(args), "--threads value 2000 is out of range; use a value in [1, 1024]");
+  ExpectError(Run(args), "--threads value 2000 is out of range; use a value in [0, 1024]");
   args = base;
   args.insert(args.end(), {"--repeat", "2", "--repeat", "3"});
   ExpectUsage(Run(args), "option '--repeat' may be given only once");

@@ -307,7 +307,8 @@ class BenchCommand : public Command {
                  "Times print in us when the median run takes under 1 ms, in ms\n"
                  "otherwise; --json always gives ms.\n"
                  "--threads sets the intra-op threads (Eigen, Shard), --inter-op-threads\n"
-                 "the threads that run independent nodes (both default 1).\n"
+                 "the threads that run independent nodes (both default 0: one per CPU\n"
+                 "the process may use; 1 runs every node on the calling thread).\n"
                  "--trace FILE writes the timed runs as Chrome trace events (open the\n"
                  "file in https://ui.perfetto.dev or chrome://tracing): one event per\n"
                  "node per run, on the thread that ran it.\n"
@@ -331,9 +332,10 @@ class BenchCommand : public Command {
                   "the shape of input NAME, e.g. x=1,224,224,3 (repeatable)");
     AddRepeatable(app, "fetch", &fetches_, "NAME",
                   "fetch tensor NAME instead of the sinks (repeatable)");
-    AddInt(app, "threads", &threads_, 1, 1024, "N", "intra-op threads (default 1)");
-    AddInt(app, "inter-op-threads", &inter_op_threads_, 1, 1024, "N",
-           "inter-op threads (default 1)");
+    AddInt(app, "threads", &threads_, 0, 1024, "N",
+           "intra-op threads (default 0: one per CPU)");
+    AddInt(app, "inter-op-threads", &inter_op_threads_, 0, 1024, "N",
+           "inter-op threads (default 0: one per CPU)");
     AddInt(app, "runs", &runs_, 1, 100000000, "N", "timed runs (default 50)");
     AddInt(app, "warmup", &warmup_, 0, 100000000, "N", "untimed runs first (default 2)");
     AddInt(app, "top", &top_, 0, 1000000, "N", "show the N slowest nodes (default 10)");
@@ -387,8 +389,8 @@ class BenchCommand : public Command {
   std::string model_path_;
   std::vector<std::string> input_shapes_;
   std::vector<std::string> fetches_;
-  int64_t threads_ = 1;
-  int64_t inter_op_threads_ = 1;
+  int64_t threads_ = 0;
+  int64_t inter_op_threads_ = 0;
   int64_t runs_ = 50;
   int64_t warmup_ = 2;
   int64_t top_ = 10;
@@ -648,6 +650,9 @@ Status BenchCommand::RunPhase(const GraphDef& graph_def,
   options.optimize = !no_optimize_;
   StatusOr<std::unique_ptr<Session>> session = Session::New(options);
   if (!session.ok()) return session.status();
+  // Report the counts 0 resolved to.
+  threads_ = (*session)->options().intra_op_threads;
+  inter_op_threads_ = (*session)->options().inter_op_threads;
   Status s = (*session)->Create(graph_def);
   if (!s.ok()) {
     return errors::InvalidArgument(where, "invalid graph '", model_path_, "': ", s.message());

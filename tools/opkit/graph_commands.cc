@@ -258,7 +258,8 @@ class RunCommand : public Command {
     repeat_option_ = AddInt(app, "repeat", &repeat_, 1, 1000000000, "N",
                             "run N times (default 1) and report times");
     AddFlag(app, "profile", &profile_, "report per-node timings");
-    AddInt(app, "threads", &threads_, 1, 1024, "N", "inter- and intra-op threads (default 1)");
+    AddInt(app, "threads", &threads_, 0, 1024, "N",
+           "inter- and intra-op threads (default 0: one per CPU)");
     AddInt(app, "timeout", &timeout_ms_, 1, int64_t{1} << 40, "MS",
            "fail a run that takes longer than MS milliseconds");
     AddFlag(app, "progress", &progress_,
@@ -442,7 +443,7 @@ class RunCommand : public Command {
   CLI::Option* repeat_option_ = nullptr;
   bool profile_ = false;
   bool no_optimize_ = false;
-  int64_t threads_ = 1;
+  int64_t threads_ = 0;
   int64_t timeout_ms_ = 0;
   bool progress_ = false;
   bool json_ = false;

@@ -40,6 +40,7 @@
 #ifndef OPKIT_RUNTIME_INTERNAL_EXECUTOR_IMPL_H_
 #define OPKIT_RUNTIME_INTERNAL_EXECUTOR_IMPL_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -169,16 +170,48 @@ struct TaggedNode {
   bool dead;
 };
 
+// Note [Inline cheap nodes]
+// Handing a node to another thread costs a pool wake-up and lock traffic on
+// the step's mutex from two threads, a few microseconds; a node cheaper
+// than that runs faster on the thread that made it ready, and a graph of
+// such nodes (a wide fan-out of scalar ops) only loses from more threads.
+// So, as TensorFlow's executor does, a node counts as expensive only while
+// its kernel says so (OpKernel::IsExpensive) and its measured compute time
+// is above kExpensiveNodeNs. A node not yet measured is expensive; the
+// first synchronous run on an executor with a pool measures it, later runs
+// of an expensive node keep a decaying average. A node found cheap is not
+// measured again (as in TensorFlow): it runs inline from then on. Async
+// kernels are not measured (their time is not this thread's) and stay
+// expensive. Scheduling decides only where a node runs, never what it
+// computes, so results do not depend on it.
+inline constexpr int64_t kExpensiveNodeNs = 5000;
+inline constexpr int64_t kUnmeasuredCost = -1;
+
 // The kernels of one registry generation, one per item (Note [Kernel cache
 // generations]): the set is current while the registry's generation is the
 // one read before its first selection.
 struct KernelSet {
   uint64_t generation = 0;
   std::vector<CachedKernel> cached;
-  // Per item, for the step loop: cached[i].kernel() and whether it is
-  // expensive, packed densely.
+  // Per item, for the step loop: cached[i].kernel(), packed densely.
   std::vector<OpKernel*> kernels;
-  std::vector<char> expensive;
+  // Per item, Note [Inline cheap nodes]: 0 for a kernel that says it is
+  // cheap, kUnmeasuredCost before the first measurement, else the estimate
+  // in nanoseconds. Relaxed atomics: a stale read only moves one node.
+  std::unique_ptr<std::atomic<int64_t>[]> cost_ns;
+
+  bool IsExpensive(int item) const {
+    const int64_t cost = cost_ns[item].load(std::memory_order_relaxed);
+    return cost == kUnmeasuredCost || cost > kExpensiveNodeNs;
+  }
+  // Folds a run of `elapsed_ns` into the item's estimate.
+  void UpdateCost(int item, int64_t elapsed_ns) {
+    const int64_t old = cost_ns[item].load(std::memory_order_relaxed);
+    const int64_t updated =
+        old == kUnmeasuredCost ? elapsed_ns : (old * 3 + elapsed_ns) / 4;
+    cost_ns[item].store(std::max<int64_t>(updated, 0),
+                        std::memory_order_relaxed);
+  }
 };
 
 // What Executor::Create builds once: the pruned nodes with their edges,
@@ -253,6 +286,7 @@ class Step {
   struct ReadyQueue {
     std::deque<TaggedNode> nodes;
     std::vector<TaggedNode> scratch;
+    std::vector<TaggedNode> expensive;  // Enqueue's
     bool empty() const { return nodes.empty(); }
     void push_back(const TaggedNode& tn) { nodes.push_back(tn); }
     TaggedNode pop() {
