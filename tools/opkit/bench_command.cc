@@ -28,6 +28,7 @@
 
 #include "CLI/CLI.hpp"
 #include "nlohmann/json.hpp"
+#include "opkit/core/cpu_count.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
 #include "opkit/device/device_type.h"
@@ -575,6 +576,10 @@ int BenchCommand::Run() {
     }
   }
 
+  // The report gives the counts 0 resolved to (one per CPU).
+  if (threads_ == 0) threads_ = NumSchedulableCpus();
+  if (inter_op_threads_ == 0) inter_op_threads_ = NumSchedulableCpus();
+
   const bool progress = !json_ && (progress_ || isatty(2));
   const bool compare = !compare_libraries_.empty();
   const int64_t total_runs = (warmup_ + runs_) * (compare ? 3 : 1);
@@ -650,9 +655,6 @@ Status BenchCommand::RunPhase(const GraphDef& graph_def,
   options.optimize = !no_optimize_;
   StatusOr<std::unique_ptr<Session>> session = Session::New(options);
   if (!session.ok()) return session.status();
-  // Report the counts 0 resolved to.
-  threads_ = (*session)->options().intra_op_threads;
-  inter_op_threads_ = (*session)->options().inter_op_threads;
   Status s = (*session)->Create(graph_def);
   if (!s.ok()) {
     return errors::InvalidArgument(where, "invalid graph '", model_path_, "': ", s.message());
