@@ -15,7 +15,10 @@ include(GoogleTest)
 # - Every test program reuses one precompiled header (opkit_test_pch in
 #   opkit/testing/) holding gtest, gmock and the opkit headers most tests
 #   include. It is only a head start: each test still includes what it uses,
-#   and a compiler that cannot use the PCH reads the headers instead.
+#   and a compiler that cannot use the PCH reads the headers instead. A test
+#   that defines a macro before an include to change what the header
+#   declares (SHOULD_REGISTER_OP, SHOULD_REGISTER_OP_KERNEL) comes too late
+#   for a header the PCH holds: such a file sets SKIP_PRECOMPILE_HEADERS.
 function(opkit_attach_test_pch)
   get_property(tests GLOBAL PROPERTY OPKIT_PCH_TESTS)
   foreach(test IN LISTS tests)
