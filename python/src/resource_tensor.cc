@@ -109,54 +109,51 @@ PyGetSetDef kVariantGetSet[] = {
 
 PyTypeObject* g_variant_type = nullptr;
 
+// A zero-filled type object with the fields an opaque tensor type sets (a
+// brace initializer naming only the header trips
+// -Wmissing-field-initializers).
+PyTypeObject OpaqueTensorType(const char* name, const char* doc, reprfunc repr,
+                              PyGetSetDef* getset) {
+  PyTypeObject t;
+  std::memset(&t, 0, sizeof(t));
+  Py_SET_REFCNT(&t, 1);
+  t.tp_name = name;
+  t.tp_basicsize = sizeof(ResourceTensorObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_doc = doc;
+  t.tp_dealloc = Dealloc;
+  t.tp_repr = repr;
+  t.tp_getset = getset;
+  return t;
+}
+
+// Readies `type` once; the type, or nullptr with a Python error set.
+PyTypeObject* ReadyOnce(PyTypeObject* type, PyTypeObject** ready) {
+  if (*ready == nullptr) {
+    if (PyType_Ready(type) < 0) return nullptr;
+    *ready = type;
+  }
+  return *ready;
+}
+
 }  // namespace
 
 PyTypeObject* InitResourceTensorType() {
-  static PyTypeObject type = [] {
-    // Zero-filled, then the fields this type sets (a brace initializer
-    // naming only the header trips -Wmissing-field-initializers).
-    PyTypeObject t;
-    std::memset(&t, 0, sizeof(t));
-    Py_SET_REFCNT(&t, 1);
-    t.tp_name = "opkit.ResourceTensor";
-    t.tp_basicsize = sizeof(ResourceTensorObject);
-    t.tp_flags = Py_TPFLAGS_DEFAULT;
-    t.tp_doc =
-        "A resource tensor (handles to variables, tables, ...) returned by an "
-        "op. Opaque: pass it to the ops that use the resource.";
-    t.tp_dealloc = Dealloc;
-    t.tp_repr = Repr;
-    t.tp_getset = kGetSet;
-    return t;
-  }();
-  if (g_type == nullptr) {
-    if (PyType_Ready(&type) < 0) return nullptr;
-    g_type = &type;
-  }
-  return g_type;
+  static PyTypeObject type = OpaqueTensorType(
+      "opkit.ResourceTensor",
+      "A resource tensor (handles to variables, tables, ...) returned by an "
+      "op. Opaque: pass it to the ops that use the resource.",
+      Repr, kGetSet);
+  return ReadyOnce(&type, &g_type);
 }
 
 PyTypeObject* InitVariantTensorType() {
-  static PyTypeObject type = [] {
-    PyTypeObject t;
-    std::memset(&t, 0, sizeof(t));
-    Py_SET_REFCNT(&t, 1);
-    t.tp_name = "opkit.VariantTensor";
-    t.tp_basicsize = sizeof(ResourceTensorObject);
-    t.tp_flags = Py_TPFLAGS_DEFAULT;
-    t.tp_doc =
-        "A variant tensor (a TensorList, ...) returned by an op. Opaque: pass "
-        "it to the ops that take it (TensorListSetItem, TensorListStack, ...).";
-    t.tp_dealloc = Dealloc;
-    t.tp_repr = VariantRepr;
-    t.tp_getset = kVariantGetSet;
-    return t;
-  }();
-  if (g_variant_type == nullptr) {
-    if (PyType_Ready(&type) < 0) return nullptr;
-    g_variant_type = &type;
-  }
-  return g_variant_type;
+  static PyTypeObject type = OpaqueTensorType(
+      "opkit.VariantTensor",
+      "A variant tensor (a TensorList, ...) returned by an op. Opaque: pass "
+      "it to the ops that take it (TensorListSetItem, TensorListStack, ...).",
+      VariantRepr, kVariantGetSet);
+  return ReadyOnce(&type, &g_variant_type);
 }
 
 bool IsOpaqueTensor(PyObject* o) {
