@@ -381,6 +381,12 @@ class BenchCommand : public Command {
   int Report(const Graph& graph, const std::vector<Input>& inputs,
              const std::vector<std::string>& fetches, const std::vector<double>& warmup_ms,
              const std::vector<double>& run_ms, const NodeProfile& profile) const;
+  // What both reports open with: the model, its inputs, the fetches and the
+  // thread counts, as JSON fields and as text lines.
+  json HeaderJson(const Graph& graph, const std::vector<Input>& inputs,
+                  const std::vector<std::string>& fetches) const;
+  void PrintHeader(const Graph& graph, const std::vector<Input>& inputs,
+                   const std::vector<std::string>& fetches) const;
   // --load's report: the phases side by side.
   int ReportPhases(const Graph& graph, const std::vector<Input>& inputs,
                    const std::vector<std::string>& fetches, const std::vector<Phase>& phases,
@@ -791,12 +797,6 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
   };
 
   if (json_) {
-    json jinputs = json::array();
-    for (const Input& in : inputs) {
-      jinputs.push_back({{"name", in.name},
-                         {"dtype", DataTypeString(in.dtype)},
-                         {"shape", in.shape.dim_sizes()}});
-    }
     json jops = json::array();
     for (const auto& [op, ot] : op_rows) {
       jops.push_back({{"op", op},
@@ -812,24 +812,19 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
                         {"ms", per_run_ms(nt.total_ns)},
                         {"share", share(nt.total_ns)}});
     }
-    json out{{"model", model_path_},
-             {"nodes", graph.num_nodes()},
-             {"inputs", jinputs},
-             {"fetches", fetches},
-             {"threads", {{"intra_op", threads_}, {"inter_op", inter_op_threads_}}},
-             {"seed", seed_},
-             {"warmup_ms", warmup_ms},
-             {"runs", run_ms.size()},
-             {"run_ms", run_ms},
-             {"latency_ms",
-              {{"min", latency.min},
-               {"median", latency.median},
-               {"mean", latency.mean},
-               {"p90", latency.p90},
-               {"max", latency.max}}},
-             {"node_time_ms", per_run_ms(node_ns)},
-             {"op_types", jops},
-             {"slowest_nodes", jnodes}};
+    json out = HeaderJson(graph, inputs, fetches);
+    out.update(json{{"warmup_ms", warmup_ms},
+                    {"runs", run_ms.size()},
+                    {"run_ms", run_ms},
+                    {"latency_ms",
+                     {{"min", latency.min},
+                      {"median", latency.median},
+                      {"mean", latency.mean},
+                      {"p90", latency.p90},
+                      {"max", latency.max}}},
+                    {"node_time_ms", per_run_ms(node_ns)},
+                    {"op_types", jops},
+                    {"slowest_nodes", jnodes}});
     if (!trace_path_.empty()) out["trace"] = trace_path_;
     PrintJson(out);
     return kExitOk;
@@ -840,13 +835,7 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
   const bool micro = latency.median < 1.0;
   const std::string unit = micro ? "us" : "ms";
   auto Ms = [micro](double ms) { return micro ? Fixed(ms * 1000, 1) : Fixed(ms, 3); };
-  std::cout << "model: " << model_path_ << " (" << graph.num_nodes() << " nodes)\n";
-  for (const Input& in : inputs) {
-    std::cout << "input: " << in.name << " " << DataTypeString(in.dtype) << " "
-              << ShapeText(in.shape) << " (random, seed " << seed_ << ")\n";
-  }
-  std::cout << "fetch: " << StrJoin(fetches, ", ") << "\n"
-            << "threads: " << threads_ << " intra-op, " << inter_op_threads_ << " inter-op\n";
+  PrintHeader(graph, inputs, fetches);
   if (!warmup_ms.empty()) {
     std::vector<std::string> texts;
     for (double ms : warmup_ms) texts.push_back(Ms(ms));
@@ -879,6 +868,33 @@ int BenchCommand::Report(const Graph& graph, const std::vector<Input>& inputs,
   }
   if (!trace_path_.empty()) std::cout << "\ntrace: " << trace_path_ << "\n";
   return kExitOk;
+}
+
+json BenchCommand::HeaderJson(const Graph& graph, const std::vector<Input>& inputs,
+                              const std::vector<std::string>& fetches) const {
+  json jinputs = json::array();
+  for (const Input& in : inputs) {
+    jinputs.push_back({{"name", in.name},
+                       {"dtype", DataTypeString(in.dtype)},
+                       {"shape", in.shape.dim_sizes()}});
+  }
+  return json{{"model", model_path_},
+              {"nodes", graph.num_nodes()},
+              {"inputs", jinputs},
+              {"fetches", fetches},
+              {"threads", {{"intra_op", threads_}, {"inter_op", inter_op_threads_}}},
+              {"seed", seed_}};
+}
+
+void BenchCommand::PrintHeader(const Graph& graph, const std::vector<Input>& inputs,
+                               const std::vector<std::string>& fetches) const {
+  std::cout << "model: " << model_path_ << " (" << graph.num_nodes() << " nodes)\n";
+  for (const Input& in : inputs) {
+    std::cout << "input: " << in.name << " " << DataTypeString(in.dtype) << " "
+              << ShapeText(in.shape) << " (random, seed " << seed_ << ")\n";
+  }
+  std::cout << "fetch: " << StrJoin(fetches, ", ") << "\n"
+            << "threads: " << threads_ << " intra-op, " << inter_op_threads_ << " inter-op\n";
 }
 
 int BenchCommand::ReportPhases(const Graph& graph, const std::vector<Input>& inputs,
@@ -922,12 +938,6 @@ int BenchCommand::ReportPhases(const Graph& graph, const std::vector<Input>& inp
   for (const OpLibrary& lib : libs) paths.push_back(lib.path());
 
   if (json_) {
-    json jinputs = json::array();
-    for (const Input& in : inputs) {
-      jinputs.push_back({{"name", in.name},
-                         {"dtype", DataTypeString(in.dtype)},
-                         {"shape", in.shape.dim_sizes()}});
-    }
     json jkernels = json::array();
     for (const auto& [op, n] : taken_over) jkernels.push_back({{"op", op}, {"nodes", n}});
     json jphases = json::array();
@@ -955,31 +965,20 @@ int BenchCommand::ReportPhases(const Graph& graph, const std::vector<Input>& inp
       }
       jphases.push_back(std::move(jp));
     }
-    json out{{"model", model_path_},
-             {"nodes", graph.num_nodes()},
-             {"inputs", jinputs},
-             {"fetches", fetches},
-             {"threads", {{"intra_op", threads_}, {"inter_op", inter_op_threads_}}},
-             {"seed", seed_},
-             {"libraries", paths},
-             {"library_kernels", jkernels},
-             {"tolerance", tolerance},
-             {"outputs_match", pass},
-             {"phases", jphases}};
+    json out = HeaderJson(graph, inputs, fetches);
+    out.update(json{{"libraries", paths},
+                    {"library_kernels", jkernels},
+                    {"tolerance", tolerance},
+                    {"outputs_match", pass},
+                    {"phases", jphases}});
     if (!trace_path_.empty()) out["trace"] = trace_path_;
     PrintJson(out);
   } else {
     const bool micro = latency[0].median < 1.0;
     const std::string unit = micro ? "us" : "ms";
     auto Ms = [micro](double ms) { return micro ? Fixed(ms * 1000, 1) : Fixed(ms, 3); };
-    std::cout << "model: " << model_path_ << " (" << graph.num_nodes() << " nodes)\n";
-    for (const Input& in : inputs) {
-      std::cout << "input: " << in.name << " " << DataTypeString(in.dtype) << " "
-                << ShapeText(in.shape) << " (random, seed " << seed_ << ")\n";
-    }
-    std::cout << "fetch: " << StrJoin(fetches, ", ") << "\n"
-              << "threads: " << threads_ << " intra-op, " << inter_op_threads_ << " inter-op\n"
-              << "library: " << StrJoin(compare_libraries_, ", ") << "\n";  // as given
+    PrintHeader(graph, inputs, fetches);
+    std::cout << "library: " << StrJoin(compare_libraries_, ", ") << "\n";  // as given
     std::vector<std::string> kernels;
     for (const auto& [op, n] : taken_over) {
       kernels.push_back(StrCat(op, " (", n, n == 1 ? " node)" : " nodes)"));
