@@ -21,7 +21,8 @@ class FusedConv2DOp : public OpKernel {
   explicit FusedConv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     Status s = InitConv2DParams(ctx, &params_);
     OP_REQUIRES(ctx, s.ok(), s);
-    s = ParseFusedOps(ctx, "_FusedConv2D", /*allow_batch_norm=*/true, &spec_);
+    s = ParseFusedOps(ctx, "_FusedConv2D", /*allow_batch_norm=*/true, &spec_,
+                      /*allow_add=*/true);
     OP_REQUIRES(ctx, s.ok(), s);
   }
 
@@ -39,6 +40,7 @@ class FusedConv2DOp : public OpKernel {
                                         d.out_cols, d.out_depth, &out_shape));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &output));
+    OP_REQUIRES_OK(ctx, epilogue.BindOutput(*output));
     if (output->NumElements() == 0) return;
     OP_REQUIRES(ctx, params_.format == TensorFormat::kNHWC,
                 errors::Unimplemented(

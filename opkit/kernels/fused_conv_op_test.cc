@@ -253,11 +253,69 @@ TEST_F(FusedConv2DTest, UnsupportedFusedOpsAreRefused) {
                                              {"BiasAdd", "Sigmoid"},
                                              {"BiasAdd", "Relu", "Relu"},
                                              {"Relu", "BiasAdd"},
-                                             {"BiasAdd", "Add"}}) {
+                                             {"Add"},
+                                             {"FusedBatchNorm", "Add"},
+                                             {"BiasAdd", "Add", "Sigmoid"},
+                                             {"BiasAdd", "Add", "Relu", "Relu"}}) {
     EXPECT_THAT(RunFused(g, bad, in, &out),
                 StatusIs(error::UNIMPLEMENTED,
                          HasSubstr("Fusion is not implemented")));
   }
+}
+
+// TensorFlow's oneDNN fusion of a residual: conv, bias, then a tensor of
+// the output's shape added, then the activation.
+TEST_F(FusedConv2DTest, BiasAddThenAddMatchesTheUnfusedOps) {
+  const std::vector<Geometry> geometries = {
+      {{2, 5, 5, 8}, {1, 1, 8, 16}},                     // 1x1, input in place
+      {{1, 7, 7, 3}, {3, 3, 3, 4}, {1, 2, 2, 1}, "SAME"}};  // patches
+  uint32_t seed = 40;
+  for (const Geometry& g : geometries) {
+    for (const std::string act : {"", "Relu", "Relu6", "Elu"}) {
+      SCOPED_TRACE("filter " + std::to_string(g.filter[0]) + " activation " +
+                   act);
+      std::vector<Tensor> in = Inputs(g, {"BiasAdd"}, seed++);
+      std::vector<Tensor> outs;
+      ASSERT_THAT(ctx_->Run("Conv2D", {in[0], in[1]}, ConvAttrs(g), &outs),
+                  IsOk());
+      std::vector<int64_t> dims = outs[0].shape().dim_sizes();
+      in.push_back(Random<float>(dims, seed++));
+      ASSERT_THAT(ctx_->Run("BiasAdd", {outs[0], in[2]}, {}, &outs), IsOk());
+      ASSERT_THAT(ctx_->Run("AddV2", {outs[0], in[3]}, {}, &outs), IsOk());
+      Tensor want = outs[0];
+      std::vector<std::string> fused_ops = {"BiasAdd", "Add"};
+      if (!act.empty()) {
+        ASSERT_THAT(ctx_->Run(act, {want}, {}, &outs), IsOk());
+        want = outs[0];
+        fused_ops.push_back(act);
+      }
+      Tensor got;
+      ASSERT_THAT(RunFused(g, fused_ops, in, &got), IsOk());
+      ASSERT_EQ(got.shape(), want.shape());
+      for (int64_t i = 0; i < got.NumElements(); ++i) {
+        const float w = want.flat<float>()(i);
+        ASSERT_NEAR(got.flat<float>()(i), w, 1e-4 * (1 + std::fabs(w)))
+            << "element " << i;
+      }
+    }
+  }
+}
+
+TEST_F(FusedConv2DTest, AnAddendOfAnotherShapeIsRefused) {
+  const Geometry g = {{1, 3, 3, 2}, {2, 2, 2, 2}};
+  std::vector<Tensor> in = Inputs(g, {"BiasAdd"}, 12);
+  Tensor out;
+  // The output is [1,3,3,2]; a bias-shaped addend does not broadcast here.
+  in.push_back(Random<float>({2}, 13));
+  EXPECT_THAT(RunFused(g, {"BiasAdd", "Add", "Relu"}, in, &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("must have the output's type and shape "
+                                 "float [1,3,3,2], got float [2]")));
+  in.pop_back();
+  EXPECT_THAT(RunFused(g, {"BiasAdd", "Add"}, in, &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("takes 2 extra arguments (the bias, then the "
+                                 "tensor to add), but num_args is 1")));
 }
 
 TEST_F(FusedConv2DTest, NumArgsMustMatchTheFusedOps) {

@@ -28,7 +28,8 @@ class FusedMatMulOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
     const Status s =
-        ParseFusedOps(ctx, "_FusedMatMul", /*allow_batch_norm=*/false, &spec_);
+        ParseFusedOps(ctx, "_FusedMatMul", /*allow_batch_norm=*/false, &spec_,
+                      /*allow_add=*/true);
     OP_REQUIRES(ctx, s.ok(), s);
   }
 
@@ -46,6 +47,7 @@ class FusedMatMulOp : public OpKernel {
     OP_REQUIRES(ctx, s.ok(), s);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    OP_REQUIRES_OK(ctx, epilogue.BindOutput(*out));
     if (out->NumElements() == 0) return;
     T* z = out->flat<T>().data();
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

@@ -165,6 +165,44 @@ TEST_F(FusedMatMulTest, HandComputedValues) {
   EXPECT_EQ(out.shape(), TensorShape({0, 2}));
 }
 
+TEST_F(FusedMatMulTest, BiasAddThenAddHandComputed) {
+  // [[1, 2], [3, 4]] times the identity, bias {-2, -3}: [[-1, -1], [1, 1]];
+  // adding [[0.5, 2], [-4, 0]] gives [[-0.5, 1], [-3, 1]]; Relu then
+  // [[0, 1], [0, 1]].
+  Tensor a = test::AsTensor<float>({1, 2, 3, 4}, TensorShape({2, 2}));
+  Tensor b = test::AsTensor<float>({1, 0, 0, 1}, TensorShape({2, 2}));
+  Tensor bias = test::AsTensor<float>({-2, -3});
+  Tensor addend = test::AsTensor<float>({0.5, 2, -4, 0}, TensorShape({2, 2}));
+  Tensor out;
+  ASSERT_THAT(RunFused({"BiasAdd", "Add"}, {a, b, bias, addend}, false, false,
+                       &out),
+              IsOk());
+  EXPECT_EQ(test::Values<float>(out), std::vector<float>({-0.5, 1, -3, 1}));
+  ASSERT_THAT(RunFused({"BiasAdd", "Add", "Relu"}, {a, b, bias, addend}, false,
+                       false, &out),
+              IsOk());
+  EXPECT_EQ(test::Values<float>(out), std::vector<float>({0, 1, 0, 1}));
+  // Rows split over blocks and threads: row r of the addend meets row r.
+  Tensor big_a = Random({600, 8}, 21), big_b = Random({8, 3}, 22);
+  Tensor big_bias = Random({3}, 23), big_add = Random({600, 3}, 24);
+  std::vector<Tensor> outs;
+  ASSERT_THAT(ctx_->Run("MatMul", {big_a, big_b}, {}, &outs), IsOk());
+  ASSERT_THAT(ctx_->Run("BiasAdd", {outs[0], big_bias}, {}, &outs), IsOk());
+  ASSERT_THAT(ctx_->Run("AddV2", {outs[0], big_add}, {}, &outs), IsOk());
+  ASSERT_THAT(RunFused({"BiasAdd", "Add"}, {big_a, big_b, big_bias, big_add},
+                       false, false, &out),
+              IsOk());
+  for (int64_t i = 0; i < out.NumElements(); ++i) {
+    const float w = outs[0].flat<float>()(i);
+    ASSERT_NEAR(out.flat<float>()(i), w, 1e-5 * (1 + std::fabs(w))) << i;
+  }
+  // The addend must have the output's shape.
+  EXPECT_THAT(RunFused({"BiasAdd", "Add"}, {a, b, bias, bias}, false, false,
+                       &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("must have the output's type and shape")));
+}
+
 TEST_F(FusedMatMulTest, BadFusedOpsNumArgsAndArgsAreRefused) {
   Tensor a = Random({3, 4}, 1), b = Random({4, 5}, 2), bias = Random({5}, 3);
   Tensor out;
