@@ -39,6 +39,18 @@ def _check(num_threads, what):
             "positive count to pin it")
 
 
+def _set_threads(num_threads, what, current, label):
+    """Checks num_threads for the count `what` whose value is `current`;
+    whether it changes. RuntimeError once the eager context exists."""
+    _check(num_threads, what)
+    if num_threads == current:
+        return False
+    if _opkit._eager_context_initialized():
+        raise RuntimeError(
+            f"{label} parallelism cannot be modified after initialization.")
+    return True
+
+
 def get_intra_op_parallelism_threads():
     """Threads used within one op (0: one per CPU)."""
     return _intra_op_threads
@@ -48,14 +60,10 @@ def set_intra_op_parallelism_threads(num_threads):
     """Sets the threads used within one op; 0 means one per CPU. Raises
     RuntimeError once the eager context exists (unless unchanged)."""
     global _intra_op_threads
-    _check(num_threads, "intra_op_parallelism_threads")
-    if num_threads == _intra_op_threads:
-        return
-    if _opkit._eager_context_initialized():
-        raise RuntimeError(
-            "Intra op parallelism cannot be modified after initialization.")
-    _opkit._set_eager_intra_op_threads(num_threads)
-    _intra_op_threads = num_threads
+    if _set_threads(num_threads, "intra_op_parallelism_threads",
+                    _intra_op_threads, "Intra op"):
+        _opkit._set_eager_intra_op_threads(num_threads)
+        _intra_op_threads = num_threads
 
 
 def get_inter_op_parallelism_threads():
@@ -67,13 +75,9 @@ def set_inter_op_parallelism_threads(num_threads):
     """Sets the threads that run independent ops; 0 means one per CPU.
     Raises RuntimeError once the eager context exists (unless unchanged)."""
     global _inter_op_threads
-    _check(num_threads, "inter_op_parallelism_threads")
-    if num_threads == _inter_op_threads:
-        return
-    if _opkit._eager_context_initialized():
-        raise RuntimeError(
-            "Inter op parallelism cannot be modified after initialization.")
-    _inter_op_threads = num_threads
+    if _set_threads(num_threads, "inter_op_parallelism_threads",
+                    _inter_op_threads, "Inter op"):
+        _inter_op_threads = num_threads
 
 
 threading = types.ModuleType(
