@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/threadpool.h"
 #include "opkit/tensor/allocator.h"

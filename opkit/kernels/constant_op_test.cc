@@ -8,6 +8,7 @@
 #include "opkit/op/attr_value_util.h"
 #include "opkit/testing/kernel_test_util.h"
 #include "opkit/runtime/eager_context.h"
+#include "opkit/tensor/allocation_limit.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {
@@ -15,6 +16,7 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
@@ -92,6 +94,15 @@ TEST_F(ConstantOpTest, FillErrors) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("value must be a scalar, got shape [2]")));
   EXPECT_THAT(Run("Fill", {I64({int64{1} << 40, int64{1} << 40}), v}),
               StatusIs(error::INVALID_ARGUMENT));
+}
+
+TEST_F(ConstantOpTest, FillBeyondTheAllocationLimitIsResourceExhaustedNamingTheOp) {
+  // Note [Allocation limit]: dims that are valid but too big for the limit.
+  ScopedAllocationLimit limit(1 << 20);
+  EXPECT_THAT(Run("Fill", {I64({1 << 16, 1 << 16}), AsTensor<float>({7}, TensorShape({}))}),
+              StatusIs(error::RESOURCE_EXHAUSTED,
+                       AllOf(HasSubstr("shape [65536,65536]"), HasSubstr("allocation limit"),
+                             HasSubstr("Fill"))));
 }
 
 TEST_F(ConstantOpTest, ZerosLikeAndOnesLike) {

@@ -12,7 +12,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 #include "opkit/device/device.h"
 #include "opkit/kernel/kernel_def_builder.h"
 #include "opkit/op/op_def_builder.h"

@@ -10,7 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 #include "opkit/device/device.h"
 #include "opkit/graph/graph.h"
 #include "opkit/testing/status_matchers.h"

@@ -13,6 +13,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/str_util.h"
+#include "opkit/tensor/allocation_limit.h"
 #include "opkit/tensor/internal/tensor_storage.h"
 
 namespace opkit {
@@ -93,6 +94,14 @@ Status AllocateBuffer(Allocator* a, DataType dtype, const TensorShape& shape,
     return errors::ResourceExhausted(
         "OOM when allocating tensor with shape ", shape.DebugString(),
         " and type ", DataTypeString(dtype), ": the byte size overflows");
+  }
+  if (bytes > static_cast<size_t>(MaxAllocationBytes())) {
+    // Note [Allocation limit]
+    return CheckAllocationLimit(
+        bytes > static_cast<size_t>(INT64_MAX) ? INT64_MAX
+                                               : static_cast<int64_t>(bytes),
+        StrCat("tensor with shape ", shape.DebugString(), " and type ",
+               DataTypeString(dtype)));
   }
   void* ptr = a->AllocateRaw(kAllocatorAlignment, bytes);
   if (ptr == nullptr) {

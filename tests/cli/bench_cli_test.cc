@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 #include "opkit/core/env.h"
 #include "opkit/testing/status_matchers.h"
 #include "tests/cli/cli_runner.h"

@@ -28,7 +28,7 @@
 
 #include "CLI/CLI.hpp"
 #include "nlohmann/json.hpp"
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
 #include "opkit/device/device_type.h"

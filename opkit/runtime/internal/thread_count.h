@@ -7,7 +7,7 @@
 
 #include "opkit/core/errors.h"
 #include "opkit/core/statusor.h"
-#include "opkit/core/cpu_count.h"
+#include "opkit/core/machine_resources.h"
 
 namespace opkit {
 namespace internal {

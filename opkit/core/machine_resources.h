@@ -1,9 +1,12 @@
-// NumSchedulableCpus: how many CPUs this process may run on, the count a
-// thread-count option of 0 ("one per core") resolves to.
+// What this process may use of the machine: NumSchedulableCpus, the count a
+// thread-count option of 0 ("one per core") resolves to, and
+// UsableMemoryBytes, the default limit on one tensor allocation.
 //
 //   ThreadPool pool("work", NumSchedulableCpus());
-#ifndef OPKIT_CORE_CPU_COUNT_H_
-#define OPKIT_CORE_CPU_COUNT_H_
+#ifndef OPKIT_CORE_MACHINE_RESOURCES_H_
+#define OPKIT_CORE_MACHINE_RESOURCES_H_
+
+#include <cstdint>
 
 #include "opkit/core/export.h"
 
@@ -18,6 +21,11 @@ namespace opkit {
 // resolves it here.
 OPKIT_EXPORT int NumSchedulableCpus();
 
+// The memory this process could have: physical memory (sysconf), lowered to
+// the cgroup v2 memory limit (memory.max) when one is set. Computed once,
+// then cached; thread-safe; 0 when neither can be read.
+OPKIT_EXPORT int64_t UsableMemoryBytes();
+
 }  // namespace opkit
 
-#endif  // OPKIT_CORE_CPU_COUNT_H_
+#endif  // OPKIT_CORE_MACHINE_RESOURCES_H_
