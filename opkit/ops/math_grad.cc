@@ -1,0 +1,246 @@
+// Gradients of the math ops (element-wise arithmetic with broadcasting,
+// unary functions, casts, reductions, matrix products), registered with
+// REGISTER_GRADIENT_OP. Each follows TensorFlow's gradient of the same op.
+#include <vector>
+
+#include "opkit/gradients/grad_helpers.h"
+#include "opkit/gradients/gradient_registry.h"
+#include "opkit/gradients/graph_builder.h"
+
+namespace opkit {
+namespace {
+
+using grad::ReduceForBroadcast;
+
+Status AddGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  *dx = ReduceForBroadcast(b, op.inputs[0], op.inputs[1], dy[0], dy[0]);
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Add", AddGrad);
+REGISTER_GRADIENT_OP("AddV2", AddGrad);
+
+Status SubGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  *dx = ReduceForBroadcast(b, op.inputs[0], op.inputs[1], dy[0], b.Add("Neg", {dy[0]}));
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Sub", SubGrad);
+
+Status MulGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  *dx = ReduceForBroadcast(b, x, y, b.Add("Mul", {dy[0], y}), b.Add("Mul", {x, dy[0]}));
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Mul", MulGrad);
+
+// z = x / y: dx = dz / y, dy = -dz * x / y^2.
+Status RealDivGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                   std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output gx = b.Add("RealDiv", {dy[0], y});
+  const Output gy =
+      b.Add("Mul", {dy[0], b.Add("RealDiv", {b.Add("RealDiv", {b.Add("Neg", {x}), y}), y})});
+  *dx = ReduceForBroadcast(b, x, y, gx, gy);
+  return b.status();
+}
+REGISTER_GRADIENT_OP("RealDiv", RealDivGrad);
+REGISTER_GRADIENT_OP("Div", RealDivGrad);
+
+// z = (x - y)^2: dx = 2 (x - y) dz, dy = -dx.
+Status SquaredDifferenceGrad(GraphBuilder& b, const GradientOp& op,
+                             const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output two = b.Scalar(x.dtype, 2.0);
+  const Output g = b.Add("Mul", {b.Add("Mul", {two, dy[0]}), b.Add("Sub", {x, y})});
+  *dx = ReduceForBroadcast(b, x, y, g, b.Add("Neg", {g}));
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SquaredDifference", SquaredDifferenceGrad);
+
+// Maximum / Minimum: the gradient goes to the input that was chosen (x on
+// ties, as TensorFlow).
+template <bool kMax>
+Status MaxMinGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output x_wins = b.Add(kMax ? "GreaterEqual" : "LessEqual", {x, y});
+  const Output zeros = b.Add("ZerosLike", {dy[0]});
+  *dx = ReduceForBroadcast(b, x, y, b.Add("SelectV2", {x_wins, dy[0], zeros}),
+                           b.Add("SelectV2", {x_wins, zeros, dy[0]}));
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Maximum", MaxMinGrad<true>);
+REGISTER_GRADIENT_OP("Minimum", MaxMinGrad<false>);
+
+Status NegGrad(GraphBuilder& b, const GradientOp&, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  *dx = {b.Add("Neg", {dy[0]})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Neg", NegGrad);
+
+Status SquareGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  const Output two_x = b.Add("Mul", {b.Scalar(op.inputs[0].dtype, 2.0), op.inputs[0]});
+  *dx = {b.Add("Mul", {dy[0], two_x})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Square", SquareGrad);
+
+Status ExpGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  *dx = {b.Add("Mul", {dy[0], op.outputs[0]})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Exp", ExpGrad);
+
+Status LogGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  *dx = {b.Add("RealDiv", {dy[0], op.inputs[0]})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Log", LogGrad);
+
+// The y-and-dy gradient ops: dx = <Op>Grad(y, dy).
+template <const char* kGradOp>
+Status OutputGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  *dx = {b.Add(kGradOp, {op.outputs[0], dy[0]})};
+  return b.status();
+}
+constexpr char kTanhGrad[] = "TanhGrad";
+constexpr char kSigmoidGrad[] = "SigmoidGrad";
+constexpr char kSqrtGrad[] = "SqrtGrad";
+constexpr char kRsqrtGrad[] = "RsqrtGrad";
+constexpr char kReciprocalGrad[] = "ReciprocalGrad";
+REGISTER_GRADIENT_OP("Tanh", OutputGrad<kTanhGrad>);
+REGISTER_GRADIENT_OP("Sigmoid", OutputGrad<kSigmoidGrad>);
+REGISTER_GRADIENT_OP("Sqrt", OutputGrad<kSqrtGrad>);
+REGISTER_GRADIENT_OP("Rsqrt", OutputGrad<kRsqrtGrad>);
+REGISTER_GRADIENT_OP("Reciprocal", OutputGrad<kReciprocalGrad>);
+
+// Cast: the gradient is cast back, when both types are floating.
+Status CastGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                std::vector<Output>* dx) {
+  if (!grad::IsFloating(op.inputs[0].dtype) || !grad::IsFloating(op.outputs[0].dtype)) {
+    *dx = {Output()};
+    return OkStatus();
+  }
+  *dx = {b.Add("Cast", {dy[0]}, {{"DstT", Attr(op.inputs[0].dtype)}})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Cast", CastGrad);
+
+// Sum: dy reshaped to the input's rank (reduced axes of size 1), then
+// broadcast to the input's shape.
+Status SumGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output kept = grad::ReshapeToKeptDims(b, op, dy[0]);
+  *dx = {b.Add("BroadcastTo", {kept, b.Add("Shape", {x})}), Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Sum", SumGrad);
+
+// Mean: Sum's gradient divided by the number of elements averaged.
+Status MeanGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output kept = grad::ReshapeToKeptDims(b, op, dy[0]);
+  const Output spread = b.Add("BroadcastTo", {kept, b.Add("Shape", {x})});
+  // count = size(x) / size(y), as x's dtype.
+  const Output count = b.Add("RealDiv",
+                             {b.Add("Cast", {b.Add("Size", {x})}, {{"DstT", Attr(x.dtype)}}),
+                              b.Add("Cast", {b.Add("Size", {op.outputs[0]})},
+                                    {{"DstT", Attr(x.dtype)}})});
+  *dx = {b.Add("RealDiv", {spread, b.Add("Maximum", {count, b.Scalar(x.dtype, 1.0)})}),
+         Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Mean", MeanGrad);
+
+// MatMul: with C = op(A) op(B), dA and dB are products of dC with the other
+// operand, transposed as TensorFlow's _MatMulGrad does.
+Status MatMulGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  bool ta = false, tb = false;
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("transpose_a", &ta));
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("transpose_b", &tb));
+  const Output& a = op.inputs[0];
+  const Output& bm = op.inputs[1];
+  const Output& g = dy[0];
+  auto mm = [&](const Output& l, const Output& r, bool tl, bool tr) {
+    return b.Add("MatMul", {l, r}, {{"transpose_a", Attr(tl)}, {"transpose_b", Attr(tr)}});
+  };
+  if (!ta && !tb) {
+    *dx = {mm(g, bm, false, true), mm(a, g, true, false)};
+  } else if (!ta && tb) {
+    *dx = {mm(g, bm, false, false), mm(g, a, true, false)};
+  } else if (ta && !tb) {
+    *dx = {mm(bm, g, false, true), mm(a, g, false, false)};
+  } else {
+    *dx = {mm(bm, g, true, true), mm(g, a, true, true)};
+  }
+  return b.status();
+}
+REGISTER_GRADIENT_OP("MatMul", MatMulGrad);
+
+// BatchMatMulV2 (adj_x / adj_y on real types are transposes), with the batch
+// dimensions reduced back where they were broadcast.
+Status BatchMatMulGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                       std::vector<Output>* dx) {
+  bool ax = false, ay = false;
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("adj_x", &ax));
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("adj_y", &ay));
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output& g = dy[0];
+  auto mm = [&](const Output& l, const Output& r, bool al, bool ar) {
+    return b.Add("BatchMatMulV2", {l, r}, {{"adj_x", Attr(al)}, {"adj_y", Attr(ar)}});
+  };
+  Output gx, gy;
+  if (!ax && !ay) {
+    gx = mm(g, y, false, true);
+    gy = mm(x, g, true, false);
+  } else if (!ax && ay) {
+    gx = mm(g, y, false, false);
+    gy = mm(g, x, true, false);
+  } else if (ax && !ay) {
+    gx = mm(y, g, false, true);
+    gy = mm(x, g, false, false);
+  } else {
+    gx = mm(y, g, true, true);
+    gy = mm(g, x, true, true);
+  }
+  *dx = grad::ReduceBatchDims(b, x, y, gx, gy);
+  return b.status();
+}
+REGISTER_GRADIENT_OP("BatchMatMulV2", BatchMatMulGrad);
+
+}  // namespace
+
+// Ops whose outputs carry no gradient back to their inputs.
+REGISTER_NO_GRADIENT_OP("Equal");
+REGISTER_NO_GRADIENT_OP("NotEqual");
+REGISTER_NO_GRADIENT_OP("Less");
+REGISTER_NO_GRADIENT_OP("LessEqual");
+REGISTER_NO_GRADIENT_OP("Greater");
+REGISTER_NO_GRADIENT_OP("GreaterEqual");
+REGISTER_NO_GRADIENT_OP("LogicalAnd");
+REGISTER_NO_GRADIENT_OP("LogicalOr");
+REGISTER_NO_GRADIENT_OP("LogicalNot");
+REGISTER_NO_GRADIENT_OP("ArgMax");
+REGISTER_NO_GRADIENT_OP("ArgMin");
+REGISTER_NO_GRADIENT_OP("Floor");
+REGISTER_NO_GRADIENT_OP("Ceil");
+REGISTER_NO_GRADIENT_OP("Round");
+REGISTER_NO_GRADIENT_OP("FloorMod");
+REGISTER_NO_GRADIENT_OP("FloorDiv");
+
+}  // namespace opkit

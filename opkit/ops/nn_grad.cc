@@ -1,0 +1,139 @@
+// Gradients of the neural-network ops (activations, softmax and its
+// cross-entropies, bias, convolution, pooling, batch norm), registered with
+// REGISTER_GRADIENT_OP. Each follows TensorFlow's gradient of the same op
+// and builds on its *Grad op where TensorFlow has one.
+#include <vector>
+
+#include "opkit/gradients/grad_helpers.h"
+#include "opkit/gradients/gradient_registry.h"
+#include "opkit/gradients/graph_builder.h"
+
+namespace opkit {
+namespace {
+
+// dx = <GradOp>(dy, <the op's output>) for the activations whose gradient
+// needs only their output.
+template <const char* kGradOp>
+Status ActivationGradFromOutput(GraphBuilder& b, const GradientOp& op,
+                                const std::vector<Output>& dy, std::vector<Output>* dx) {
+  *dx = {b.Add(kGradOp, {dy[0], op.outputs[0]})};
+  return b.status();
+}
+constexpr char kReluGrad[] = "ReluGrad";
+constexpr char kRelu6Grad[] = "Relu6Grad";
+constexpr char kEluGrad[] = "EluGrad";
+constexpr char kSeluGrad[] = "SeluGrad";
+REGISTER_GRADIENT_OP("Relu", ActivationGradFromOutput<kReluGrad>);
+REGISTER_GRADIENT_OP("Relu6", ActivationGradFromOutput<kRelu6Grad>);
+REGISTER_GRADIENT_OP("Elu", ActivationGradFromOutput<kEluGrad>);
+REGISTER_GRADIENT_OP("Selu", ActivationGradFromOutput<kSeluGrad>);
+
+Status LeakyReluGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                     std::vector<Output>* dx) {
+  *dx = {b.Add("LeakyReluGrad", {dy[0], op.inputs[0]}, op.Attrs({"alpha"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("LeakyRelu", LeakyReluGrad);
+
+Status BiasAddGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                   std::vector<Output>* dx) {
+  *dx = {dy[0], b.Add("BiasAddGrad", {dy[0]}, op.Attrs({"data_format"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("BiasAdd", BiasAddGrad);
+
+// Sum over the last axis, kept.
+Output SumLast(GraphBuilder& b, const Output& t) {
+  return b.Add("Sum", {t, b.ScalarInt(-1)}, {{"keep_dims", Attr(true)}});
+}
+
+// y = softmax(x): dx = (dy - sum(dy * y)) * y.
+Status SoftmaxGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                   std::vector<Output>* dx) {
+  const Output& y = op.outputs[0];
+  *dx = {b.Add("Mul", {b.Add("Sub", {dy[0], SumLast(b, b.Add("Mul", {dy[0], y}))}), y})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Softmax", SoftmaxGrad);
+
+// y = log_softmax(x): dx = dy - exp(y) * sum(dy).
+Status LogSoftmaxGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                      std::vector<Output>* dx) {
+  const Output& y = op.outputs[0];
+  *dx = {b.Add("Sub", {dy[0], b.Add("Mul", {b.Add("Exp", {y}), SumLast(b, dy[0])})})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("LogSoftmax", LogSoftmaxGrad);
+
+// The loss's gradient (a vector over the batch) as a column.
+Output Column(GraphBuilder& b, const Output& loss_grad) {
+  return b.Add("ExpandDims", {loss_grad, b.ScalarInt(-1)});
+}
+
+// Outputs (loss, backprop): d logits = d loss * backprop; d labels =
+// d loss * -log_softmax(logits). (The gradient through backprop, used
+// only by second derivatives, is not propagated.)
+Status SoftmaxCrossEntropyGrad(GraphBuilder& b, const GradientOp& op,
+                               const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const Output column = Column(b, dy[0]);
+  const Output d_logits = b.Add("Mul", {column, op.outputs[1]});
+  const Output d_labels =
+      b.Add("Mul", {column, b.Add("Neg", {b.Add("LogSoftmax", {op.inputs[0]})})});
+  *dx = {d_logits, d_labels};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyGrad);
+
+Status SparseSoftmaxCrossEntropyGrad(GraphBuilder& b, const GradientOp& op,
+                                     const std::vector<Output>& dy, std::vector<Output>* dx) {
+  *dx = {b.Add("Mul", {Column(b, dy[0]), op.outputs[1]}), Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyGrad);
+
+Status Conv2DGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  const auto attrs = op.Attrs({"strides", "padding", "explicit_paddings", "data_format",
+                               "dilations", "use_cudnn_on_gpu"});
+  const Output& input = op.inputs[0];
+  const Output& filter = op.inputs[1];
+  *dx = {b.Add("Conv2DBackpropInput", {b.Add("Shape", {input}), filter, dy[0]}, attrs),
+         b.Add("Conv2DBackpropFilter", {input, b.Add("Shape", {filter}), dy[0]}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Conv2D", Conv2DGrad);
+
+Status MaxPoolGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                   std::vector<Output>* dx) {
+  *dx = {b.Add("MaxPoolGrad", {op.inputs[0], op.outputs[0], dy[0]},
+               op.Attrs({"ksize", "strides", "padding", "explicit_paddings", "data_format"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("MaxPool", MaxPoolGrad);
+
+Status AvgPoolGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                   std::vector<Output>* dx) {
+  *dx = {b.Add("AvgPoolGrad", {b.Add("Shape", {op.inputs[0]}), dy[0]},
+               op.Attrs({"ksize", "strides", "padding", "data_format"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);
+
+// FusedBatchNormV3(x, scale, offset, mean, variance) -> (y, batch_mean,
+// batch_variance, reserve_space_1, reserve_space_2, reserve_space_3): the
+// gradients of x, scale and offset from FusedBatchNormGradV3 and the
+// reserve spaces; none for the running statistics.
+Status FusedBatchNormV3Grad(GraphBuilder& b, const GradientOp& op,
+                            const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const std::vector<Output> g = b.AddN(
+      "FusedBatchNormGradV3",
+      {dy[0], op.inputs[0], op.inputs[1], op.outputs[3], op.outputs[4], op.outputs[5]},
+      op.Attrs({"epsilon", "data_format", "is_training"}));
+  if (g.size() < 3) return b.status();
+  *dx = {g[0], g[1], g[2], Output(), Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("FusedBatchNormV3", FusedBatchNormV3Grad);
+
+}  // namespace
+}  // namespace opkit

@@ -1,0 +1,127 @@
+// The neural-network ops' gradients against finite differences, in float
+// and double (convolution and pooling in NHWC, as the CPU kernels run them).
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "opkit/testing/gradient_test_util.h"
+
+namespace opkit {
+namespace {
+
+using test::GradientError;
+using test::Random;
+using test::Tolerance;
+
+template <typename T>
+class NnGradTest : public ::testing::Test {
+ protected:
+  static double Tol() { return Tolerance(DataTypeToEnum<T>::value); }
+  static double Unary(const char* op, const TensorShape& shape,
+                      std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
+    return GradientError({Random<T>(shape)}, [op, attrs](GraphBuilder& b, const std::vector<Output>& x) {
+      const Output y = b.Add(op, {x[0]}, attrs);
+      // Weighted, so that every element's gradient differs.
+      return b.Add("Mul", {y, b.Add("Square", {b.Add("Add", {y, x[0]})})});
+    });
+  }
+};
+using FloatTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(NnGradTest, FloatTypes);
+
+TYPED_TEST(NnGradTest, Activations) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "Softmax", "LogSoftmax"}) {
+    SCOPED_TRACE(op);
+    EXPECT_LT(this->Unary(op, TensorShape({2, 4})), this->Tol());
+  }
+  EXPECT_LT(this->Unary("LeakyRelu", TensorShape({2, 4}), {{"alpha", Attr(0.3f)}}), this->Tol());
+}
+
+TYPED_TEST(NnGradTest, BiasAdd) {
+  const double nchw = GradientError(
+      {Random<TypeParam>(TensorShape({2, 3, 2, 2})), Random<TypeParam>(TensorShape({3}), -1, 1, 0.1, 4)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output y = b.Add("BiasAdd", {x[0], x[1]}, {{"data_format", Attr("NCHW")}});
+        return b.Add("Mul", {y, y});
+      });
+  EXPECT_LT(nchw, this->Tol());
+  const double nhwc = GradientError(
+      {Random<TypeParam>(TensorShape({2, 2, 3})), Random<TypeParam>(TensorShape({3}), -1, 1, 0.1, 4)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output y = b.Add("BiasAdd", {x[0], x[1]});
+        return b.Add("Mul", {y, y});
+      });
+  EXPECT_LT(nhwc, this->Tol());
+}
+
+TYPED_TEST(NnGradTest, SoftmaxCrossEntropies) {
+  const double dense = GradientError(
+      {Random<TypeParam>(TensorShape({3, 4}))},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        Tensor labels(x[0].dtype, TensorShape({3, 4}));
+        for (int i = 0; i < 12; ++i) {
+          if (x[0].dtype == DT_FLOAT) labels.flat<float>()(i) = (i % 4 == i / 4) ? 0.7f : 0.1f;
+          else labels.flat<double>()(i) = (i % 4 == i / 4) ? 0.7 : 0.1;
+        }
+        return b.AddN("SoftmaxCrossEntropyWithLogits", {x[0], b.Const(labels)})[0];
+      });
+  EXPECT_LT(dense, this->Tol());
+  const double sparse = GradientError(
+      {Random<TypeParam>(TensorShape({3, 4}))},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        return b.AddN("SparseSoftmaxCrossEntropyWithLogits", {x[0], b.ConstInt({0, 3, 1})})[0];
+      });
+  EXPECT_LT(sparse, this->Tol());
+}
+
+TYPED_TEST(NnGradTest, Conv2D) {
+  for (const char* padding : {"VALID", "SAME"}) {
+    for (int stride : {1, 2}) {
+      SCOPED_TRACE(::testing::Message() << padding << " stride " << stride);
+      const double error = GradientError(
+          {Random<TypeParam>(TensorShape({1, 5, 4, 2})),
+           Random<TypeParam>(TensorShape({3, 2, 2, 3}), -1, 1, 0.1, 5)},
+          [padding, stride](GraphBuilder& b, const std::vector<Output>& x) {
+            std::string p = padding;
+            return b.Add("Conv2D", {x[0], x[1]},
+                         {{"strides", Attr({1, stride, stride, 1})}, {"padding", Attr(p)}});
+          });
+      EXPECT_LT(error, this->Tol());
+    }
+  }
+}
+
+TYPED_TEST(NnGradTest, Pooling) {
+  for (const char* op : {"MaxPool", "AvgPool"}) {
+    for (const char* padding : {"VALID", "SAME"}) {
+      SCOPED_TRACE(::testing::Message() << op << " " << padding);
+      const double error = GradientError(
+          {Random<TypeParam>(TensorShape({1, 4, 5, 2}))},
+          [op, padding](GraphBuilder& b, const std::vector<Output>& x) {
+            std::string p = padding;
+            return b.Add(op, {x[0]},
+                         {{"ksize", Attr({1, 2, 2, 1})}, {"strides", Attr({1, 2, 2, 1})},
+                          {"padding", Attr(p)}});
+          });
+      EXPECT_LT(error, this->Tol());
+    }
+  }
+}
+
+TEST(NnGradTest, FusedBatchNormTraining) {
+  // float only: FusedBatchNormV3's T is half, bfloat16 or float.
+  const double error = GradientError(
+      {Random<float>(TensorShape({2, 2, 2, 3})), Random<float>(TensorShape({3}), 0.5, 1.5, 0.1, 6),
+       Random<float>(TensorShape({3}), -1, 1, 0.1, 8)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        Tensor zeros(DT_FLOAT, TensorShape({3})), ones(DT_FLOAT, TensorShape({3}));
+        zeros.flat<float>().setZero();
+        ones.flat<float>().setConstant(1.f);
+        const Output y = b.AddN("FusedBatchNormV3",
+                                {x[0], x[1], x[2], b.Const(zeros), b.Const(ones)},
+                                {{"is_training", Attr(true)}})[0];
+        return b.Add("Mul", {y, b.Add("Square", {x[0]})});
+      });
+  EXPECT_LT(error, 5e-2);
+}
+
+}  // namespace
+}  // namespace opkit
