@@ -1,6 +1,9 @@
 // BiasAdd on CPU: value + bias along the channel dimension, which is the
 // last one for data_format NHWC and dimension 1 for NCHW (any rank >= 2, as
-// TensorFlow's CPU kernel). Registered for every number type.
+// TensorFlow's CPU kernel). BiasAddGrad, its gradient with respect to the
+// bias: out_backprop summed over every dimension but the channel one (half
+// and bfloat16 summed in float, signed integers wrapping). Both registered
+// for every number type.
 #include <string>
 #include <type_traits>
 
@@ -25,17 +28,22 @@ inline T AddWrapping(T a, T b) {
   }
 }
 
+// The data_format attr of BiasAdd and BiasAddGrad (NHWC when absent).
+Status ReadBiasFormat(OpKernelConstruction* ctx, TensorFormat* format) {
+  std::string data_format;
+  if (ctx->GetAttr("data_format", &data_format).ok() &&
+      !FormatFromString(data_format, format)) {
+    return errors::InvalidArgument("Invalid data format: '", data_format,
+                                   "'; use 'NHWC' or 'NCHW'");
+  }
+  return OkStatus();
+}
+
 template <typename T>
 class BiasAddOp : public OpKernel {
  public:
   explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string data_format;
-    if (ctx->GetAttr("data_format", &data_format).ok()) {
-      OP_REQUIRES(ctx, FormatFromString(data_format, &format_),
-                  errors::InvalidArgument("Invalid data format: '",
-                                          data_format,
-                                          "'; use 'NHWC' or 'NCHW'"));
-    }
+    OP_REQUIRES_OK(ctx, ReadBiasFormat(ctx, &format_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -91,10 +99,69 @@ class BiasAddOp : public OpKernel {
   TensorFormat format_ = TensorFormat::kNHWC;
 };
 
+// Sums are kept in float for half and bfloat16, in T otherwise.
+template <typename T>
+using BiasGradAccum =
+    std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>,
+                       float, T>;
+
+template <typename T>
+class BiasAddGradOp : public OpKernel {
+ public:
+  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadBiasFormat(ctx, &format_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(0);
+    OP_REQUIRES(ctx, TensorShapeUtils::IsMatrixOrHigher(grad.shape()),
+                errors::InvalidArgument(
+                    "out_backprop (input 0) must be at least 2-D, got shape ",
+                    grad.shape().DebugString()));
+    const int channel_dim =
+        format_ == TensorFormat::kNCHW ? 1 : grad.dims() - 1;
+    const int64_t channels = grad.dim_size(channel_dim);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(0, TensorShape({channels}), &out));
+    if (channels == 0) return;
+    // out_backprop as [outer, channels, inner]: inner is 1 for NHWC.
+    int64_t inner = 1;
+    for (int d = channel_dim + 1; d < grad.dims(); ++d) {
+      inner *= grad.dim_size(d);
+    }
+    const int64_t outer = grad.NumElements() / (channels * inner);
+    const T* g = grad.flat<T>().data();
+    T* y = out->flat<T>().data();
+    using Acc = BiasGradAccum<T>;
+    // One unit of work is one channel; each sums its own elements, so the
+    // result does not depend on the number of threads.
+    auto run = [=](int64_t first, int64_t last) {
+      for (int64_t c = first; c < last; ++c) {
+        Acc sum = Acc(0);
+        for (int64_t o = 0; o < outer; ++o) {
+          const T* row = g + (o * channels + c) * inner;
+          for (int64_t i = 0; i < inner; ++i) {
+            sum = AddWrapping(sum, static_cast<Acc>(row[i]));
+          }
+        }
+        y[c] = static_cast<T>(sum);
+      }
+    };
+    Shard(ctx, channels, static_cast<double>(outer * inner), run);
+  }
+
+ private:
+  TensorFormat format_ = TensorFormat::kNHWC;
+};
+
 #define OPKIT_REGISTER_BIAS_ADD(T)                                      \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
-      BiasAddOp<T>);
+      BiasAddOp<T>);                                                    \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("BiasAddGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+      BiasAddGradOp<T>);
 TF_CALL_NUMBER_TYPES(OPKIT_REGISTER_BIAS_ADD)
 #undef OPKIT_REGISTER_BIAS_ADD
 

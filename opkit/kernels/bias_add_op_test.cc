@@ -1,4 +1,4 @@
-// BiasAdd kernel, run through EagerContext.
+// BiasAdd and BiasAddGrad kernels, run through EagerContext.
 #include <limits>
 #include <memory>
 #include <string>
@@ -167,6 +167,75 @@ TEST_F(BiasAddTest, BadShapes) {
                          Tensor(DT_INT32, TensorShape({2}))},
                         &outs),
               StatusIs(error::INVALID_ARGUMENT));
+}
+
+class BiasAddGradTest : public test::EagerOpTest {
+ protected:
+  Status RunGrad(const Tensor& grad, const char* data_format) {
+    return Run("BiasAddGrad", {grad}, {{"data_format", test::Attr(std::string(data_format))}});
+  }
+};
+
+TEST_F(BiasAddGradTest, NhwcSumsEveryRowPerChannel) {
+  ASSERT_THAT(RunGrad(test::AsTensor<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3})), "NHWC"),
+              IsOk());
+  EXPECT_EQ(out_[0].shape(), TensorShape({3}));
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(5, 7, 9));
+  // Rank 4: channels last, 2*2*2 positions each.
+  Tensor g(DT_DOUBLE, TensorShape({2, 2, 2, 3}));
+  for (int i = 0; i < 24; ++i) g.flat<double>()(i) = i;
+  ASSERT_THAT(RunGrad(g, "NHWC"), IsOk());
+  // Channel c holds c, c+3, ..., c+21: 8 values summing to 8c + 84.
+  EXPECT_THAT(test::Values<double>(out_[0]), ElementsAre(84, 92, 100));
+}
+
+TEST_F(BiasAddGradTest, NchwSumsOverBatchAndSpace) {
+  // [2,3,2,2]: channel c of batch n holds 4 consecutive values from
+  // 12n + 4c.
+  Tensor g(DT_DOUBLE, TensorShape({2, 3, 2, 2}));
+  for (int i = 0; i < 24; ++i) g.flat<double>()(i) = i;
+  ASSERT_THAT(RunGrad(g, "NCHW"), IsOk());
+  double want[3] = {0, 0, 0};
+  for (int i = 0; i < 24; ++i) want[(i / 4) % 3] += i;
+  EXPECT_THAT(test::Values<double>(out_[0]), ElementsAre(want[0], want[1], want[2]));
+  // Rank 3 and rank 2 NCHW: channels are dimension 1.
+  ASSERT_THAT(RunGrad(test::AsTensor<float>({1, 2, 3, 4, 5, 6}, TensorShape({1, 2, 3})), "NCHW"),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(6, 15));
+  ASSERT_THAT(RunGrad(test::AsTensor<float>({1, 2, 3, 4}, TensorShape({2, 2})), "NCHW"), IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(4, 6));
+}
+
+TEST_F(BiasAddGradTest, OtherTypesAndEmpty) {
+  const int32 max = std::numeric_limits<int32>::max();
+  ASSERT_THAT(RunGrad(test::AsTensor<int32>({max, 3, 1, 4}, TensorShape({2, 2})), "NHWC"), IsOk());
+  EXPECT_THAT(test::Values<int32>(out_[0]),
+              ElementsAre(std::numeric_limits<int32>::min(), 7));
+  // 3000 halves of 1 sum to 3000 in float; summed in half they would stop
+  // at 2048.
+  Tensor h(DT_HALF, TensorShape({3000, 1}));
+  for (int i = 0; i < 3000; ++i) h.flat<half>()(i) = half(1.0f);
+  ASSERT_THAT(RunGrad(h, "NHWC"), IsOk());
+  EXPECT_EQ(static_cast<float>(out_[0].flat<half>()(0)), 3000.f);
+  ASSERT_THAT(RunGrad(test::AsTensor<complex64>({complex64(1, 2), complex64(3, -1)},
+                                                TensorShape({2, 1})), "NHWC"),
+              IsOk());
+  EXPECT_EQ(out_[0].flat<complex64>()(0), complex64(4, 1));
+  // No rows: zeros per channel. No channels: an empty vector.
+  ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({0, 3})), "NHWC"), IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0, 0));
+  ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({4, 0})), "NHWC"), IsOk());
+  EXPECT_EQ(out_[0].shape(), TensorShape({0}));
+}
+
+TEST_F(BiasAddGradTest, BelowRankTwoIsRejected) {
+  EXPECT_THAT(RunGrad(test::AsTensor<float>({1, 2, 3}), "NHWC"),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("out_backprop (input 0) must be at least 2-D, got shape [3]")));
+  Tensor scalar(DT_FLOAT, TensorShape({}));
+  scalar.scalar<float>()() = 1;
+  EXPECT_THAT(RunGrad(scalar, "NCHW"),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("at least 2-D")));
 }
 
 }  // namespace

@@ -12,6 +12,17 @@
 // (1 - f) * input + f * batch. reserve_space_1/2 hold the batch mean and
 // biased variance. An empty x gives NaN batch statistics, as TensorFlow.
 // reserve_space_3 is a scalar 0 (TensorFlow's CPU kernel's placeholder).
+//
+// FusedBatchNormGradV3, its gradient, takes y_backprop and x (x's shape),
+// scale and reserve_space_1/2 as the forward op left them (the mean and
+// variance y was normalised with); reserve_space_3 is not read. With
+// inv = 1 / sqrt(variance + epsilon), x_hat = (x - mean) * inv and sums over
+// each channel's n elements:
+//   offset_backprop = sum(dy), scale_backprop = sum(dy * x_hat);
+//   x_backprop = scale * inv * (dy - sum(dy) / n - x_hat * sum(dy * x_hat) / n)
+//     when training (the statistics depend on x),
+//   x_backprop = scale * inv * dy otherwise.
+// reserve_space_4 and reserve_space_5 are empty vectors, as TensorFlow's.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -263,12 +274,162 @@ class FusedBatchNormOp : public OpKernel {
   std::string data_format_;
 };
 
+template <typename T>
+class FusedBatchNormGradOp : public OpKernel {
+ public:
+  explicit FusedBatchNormGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("epsilon", &epsilon_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("is_training", &is_training_));
+    std::string data_format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+    OP_REQUIRES(ctx, LayoutFromString(data_format, &layout_),
+                errors::InvalidArgument(
+                    "Invalid data format: '", data_format,
+                    "'; use 'NHWC', 'NCHW', 'NDHWC' or 'NCDHW'"));
+    data_format_ = data_format;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& dy = ctx->input(0);
+    const Tensor& x = ctx->input(1);
+    const Tensor& scale = ctx->input(2);
+    const Tensor& saved_mean = ctx->input(3);
+    const Tensor& saved_variance = ctx->input(4);
+    OP_REQUIRES(ctx, x.dims() == layout_.rank,
+                errors::InvalidArgument(
+                    "x (input 1) must be ", layout_.rank,
+                    "-dimensional for data_format ", data_format_,
+                    ", got shape ", x.shape().DebugString()));
+    OP_REQUIRES(ctx, dy.shape() == x.shape(),
+                errors::InvalidArgument(
+                    "y_backprop (input 0) must have the shape of x (input "
+                    "1), got ",
+                    dy.shape().DebugString(), " and ",
+                    x.shape().DebugString()));
+    const int channel_dim = layout_.channels_last ? x.dims() - 1 : 1;
+    const int64_t channels = x.dim_size(channel_dim);
+    const Tensor* vectors[3] = {&scale, &saved_mean, &saved_variance};
+    const char* names[3] = {"scale (input 2)", "reserve_space_1 (input 3)",
+                            "reserve_space_2 (input 4)"};
+    for (int i = 0; i < 3; ++i) {
+      OP_REQUIRES(ctx,
+                  vectors[i]->dims() == 1 &&
+                      vectors[i]->dim_size(0) == channels,
+                  errors::InvalidArgument(
+                      names[i], " must be a vector of the ", channels,
+                      " channels of x (", data_format_, " shape ",
+                      x.shape().DebugString(), "), got shape ",
+                      vectors[i]->shape().DebugString()));
+    }
+
+    Tensor* dx = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &dx));
+    Tensor* dscale = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(1, TensorShape({channels}), &dscale));
+    Tensor* doffset = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(2, TensorShape({channels}), &doffset));
+    for (int i = 3; i < 5; ++i) {
+      Tensor* placeholder = nullptr;
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_output(i, TensorShape({0}), &placeholder));
+    }
+    auto ds = dscale->flat<float>();
+    auto doff = doffset->flat<float>();
+    if (x.NumElements() == 0) {
+      for (int64_t c = 0; c < channels; ++c) ds(c) = doff(c) = 0.0f;
+      return;
+    }
+
+    int64_t inner = 1;
+    for (int d = channel_dim + 1; d < x.dims(); ++d) inner *= x.dim_size(d);
+    const int64_t outer = x.NumElements() / (channels * inner);
+    const int64_t count = outer * inner;
+    const T* xd = x.flat<T>().data();
+    const T* dyd = dy.flat<T>().data();
+    auto m = saved_mean.flat<float>();
+    auto v = saved_variance.flat<float>();
+    auto s = scale.flat<float>();
+
+    // Per channel: inv, sum(dy) and sum(dy * x_hat), summed in double.
+    std::vector<float> mean(static_cast<size_t>(channels));
+    std::vector<float> inv(static_cast<size_t>(channels));
+    for (int64_t c = 0; c < channels; ++c) {
+      mean[c] = m(c);
+      inv[c] = 1.0f / std::sqrt(v(c) + epsilon_);
+    }
+    std::vector<double> sum_dy(static_cast<size_t>(channels), 0.0);
+    std::vector<double> sum_dy_xhat(static_cast<size_t>(channels), 0.0);
+    for (int64_t i = 0; i < outer; ++i) {
+      for (int64_t c = 0; c < channels; ++c) {
+        const int64_t base = (i * channels + c) * inner;
+        for (int64_t j = 0; j < inner; ++j) {
+          const double g = static_cast<float>(dyd[base + j]);
+          const double xhat =
+              (static_cast<float>(xd[base + j]) - mean[c]) *
+              static_cast<double>(inv[c]);
+          sum_dy[c] += g;
+          sum_dy_xhat[c] += g * xhat;
+        }
+      }
+    }
+    // x_backprop = a * dy + b * x_hat + k per channel; for inference only
+    // a is non-zero.
+    std::vector<float> a(static_cast<size_t>(channels));
+    std::vector<float> b(static_cast<size_t>(channels));
+    std::vector<float> k(static_cast<size_t>(channels));
+    for (int64_t c = 0; c < channels; ++c) {
+      ds(c) = static_cast<float>(sum_dy_xhat[c]);
+      doff(c) = static_cast<float>(sum_dy[c]);
+      a[c] = s(c) * inv[c];
+      b[c] = is_training_
+                 ? static_cast<float>(-a[c] * sum_dy_xhat[c] / count)
+                 : 0.0f;
+      k[c] = is_training_ ? static_cast<float>(-a[c] * sum_dy[c] / count)
+                          : 0.0f;
+    }
+    T* dxd = dx->flat<T>().data();
+    const float* ad = a.data();
+    const float* bd = b.data();
+    const float* kd = k.data();
+    const float* md = mean.data();
+    const float* id = inv.data();
+    auto run = [=](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        for (int64_t c = 0; c < channels; ++c) {
+          const int64_t base = (i * channels + c) * inner;
+          for (int64_t j = 0; j < inner; ++j) {
+            const float xhat =
+                (static_cast<float>(xd[base + j]) - md[c]) * id[c];
+            dxd[base + j] = static_cast<T>(
+                ad[c] * static_cast<float>(dyd[base + j]) + bd[c] * xhat +
+                kd[c]);
+          }
+        }
+      }
+    };
+    Shard(ctx, outer, static_cast<double>(channels * inner) * 5, run);
+  }
+
+ private:
+  float epsilon_ = 0.0001f;
+  bool is_training_ = true;
+  BatchNormLayout layout_ = {4, true};
+  std::string data_format_;
+};
+
 #define OPKIT_REGISTER_FUSED_BATCH_NORM(T)                       \
   REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")               \
                               .Device(DEVICE_CPU)                \
                               .TypeConstraint<T>("T")            \
                               .TypeConstraint<float>("U"),       \
-                          FusedBatchNormOp<T>);
+                          FusedBatchNormOp<T>);          \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormGradV3")           \
+                              .Device(DEVICE_CPU)                \
+                              .TypeConstraint<T>("T")            \
+                              .TypeConstraint<float>("U"),       \
+                          FusedBatchNormGradOp<T>);
 OPKIT_REGISTER_FUSED_BATCH_NORM(float)
 OPKIT_REGISTER_FUSED_BATCH_NORM(::opkit::half)
 OPKIT_REGISTER_FUSED_BATCH_NORM(::opkit::bfloat16)

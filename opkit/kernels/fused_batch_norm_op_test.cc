@@ -1,4 +1,5 @@
-// FusedBatchNormV3 kernel, run through EagerContext.
+// FusedBatchNormV3 and FusedBatchNormGradV3 kernels, run through
+// EagerContext (the gradient against central differences of the forward op).
 #include <cmath>
 #include <memory>
 #include <string>
@@ -230,6 +231,148 @@ TEST_F(FusedBatchNormTest, BadShapes) {
                          Vec({0, 0, 0}), Vec({1, 1, 1})},
                         &outs),
               StatusIs(error::INVALID_ARGUMENT));
+}
+
+class FusedBatchNormGradTest : public FusedBatchNormTest {
+ protected:
+  Status RunGrad(const Tensor& dy, const Tensor& x, const Tensor& scale,
+                 const Tensor& mean, const Tensor& variance, bool is_training,
+                 const std::string& data_format, std::vector<Tensor>* outs) {
+    return ctx_->Run("FusedBatchNormGradV3",
+                     {dy, x, scale, mean, variance, Tensor(DT_FLOAT, TensorShape({}))},
+                     {{"is_training", Attr(is_training)},
+                      {"data_format", Attr(data_format)},
+                      {"epsilon", Attr(0.001f)}},
+                     outs);
+  }
+
+  // sum(y * dy) of the forward op, in double.
+  double Loss(const Tensor& x, const Tensor& scale, const Tensor& offset,
+              const Tensor& mean, const Tensor& variance, bool is_training,
+              const std::string& data_format, const Tensor& dy) {
+    std::vector<Tensor> outs;
+    EXPECT_THAT(Run(x, scale, offset, mean, variance, is_training, &outs, data_format),
+                IsOk());
+    if (outs.empty()) return 0;
+    double sum = 0;
+    for (int64_t i = 0; i < x.NumElements(); ++i) {
+      sum += static_cast<double>(outs[0].flat<float>()(i)) * dy.flat<float>()(i);
+    }
+    return sum;
+  }
+
+  // Checks every output of the gradient against central differences of
+  // Loss in each element of x, scale and offset.
+  void CheckAgainstFiniteDifferences(const TensorShape& shape, int64_t channels,
+                                     bool is_training, const std::string& data_format) {
+    Tensor x(DT_FLOAT, shape);
+    Tensor dy(DT_FLOAT, shape);
+    for (int64_t i = 0; i < x.NumElements(); ++i) {
+      x.flat<float>()(i) = static_cast<float>((i * 7) % 11) * 0.5f - 2.f;
+      dy.flat<float>()(i) = static_cast<float>((i * 5) % 7) - 3.f;
+    }
+    Tensor scale(DT_FLOAT, TensorShape({channels}));
+    Tensor offset(DT_FLOAT, TensorShape({channels}));
+    Tensor mean(DT_FLOAT, TensorShape({channels}));
+    Tensor variance(DT_FLOAT, TensorShape({channels}));
+    for (int64_t c = 0; c < channels; ++c) {
+      scale.flat<float>()(c) = 1.5f - 0.5f * c;
+      offset.flat<float>()(c) = 0.25f * c;
+      mean.flat<float>()(c) = 0.5f - c;
+      variance.flat<float>()(c) = 2.0f + c;
+    }
+    // The reserve spaces the forward op leaves: batch statistics when
+    // training, the given ones otherwise.
+    std::vector<Tensor> fwd;
+    ASSERT_THAT(Run(x, scale, offset, mean, variance, is_training, &fwd, data_format), IsOk());
+    std::vector<Tensor> grads;
+    ASSERT_THAT(RunGrad(dy, x, scale, fwd[3], fwd[4], is_training, data_format, &grads), IsOk());
+    ASSERT_EQ(grads.size(), 5u);
+    EXPECT_EQ(grads[0].shape(), shape);
+    EXPECT_EQ(grads[1].shape(), TensorShape({channels}));
+    EXPECT_EQ(grads[2].shape(), TensorShape({channels}));
+    EXPECT_EQ(grads[3].shape(), TensorShape({0}));
+    EXPECT_EQ(grads[4].shape(), TensorShape({0}));
+    const float h = 1e-2f;
+    auto numeric = [&](Tensor* t, int64_t i) {
+      const float saved = t->flat<float>()(i);
+      t->flat<float>()(i) = saved + h;
+      const double hi = Loss(x, scale, offset, mean, variance, is_training, data_format, dy);
+      t->flat<float>()(i) = saved - h;
+      const double lo = Loss(x, scale, offset, mean, variance, is_training, data_format, dy);
+      t->flat<float>()(i) = saved;
+      return (hi - lo) / (2 * h);
+    };
+    for (int64_t i = 0; i < x.NumElements(); ++i) {
+      EXPECT_NEAR(grads[0].flat<float>()(i), numeric(&x, i), 2e-3)
+          << data_format << " training " << is_training << " x[" << i << "]";
+    }
+    for (int64_t c = 0; c < channels; ++c) {
+      EXPECT_NEAR(grads[1].flat<float>()(c), numeric(&scale, c), 2e-3) << "scale " << c;
+      EXPECT_NEAR(grads[2].flat<float>()(c), numeric(&offset, c), 2e-3) << "offset " << c;
+    }
+  }
+};
+
+TEST_F(FusedBatchNormGradTest, TrainingNhwc) {
+  CheckAgainstFiniteDifferences(TensorShape({2, 2, 3, 2}), 2, true, "NHWC");
+}
+TEST_F(FusedBatchNormGradTest, TrainingNchw) {
+  CheckAgainstFiniteDifferences(TensorShape({2, 3, 2, 2}), 3, true, "NCHW");
+}
+TEST_F(FusedBatchNormGradTest, InferenceNhwc) {
+  CheckAgainstFiniteDifferences(TensorShape({1, 3, 2, 2}), 2, false, "NHWC");
+}
+TEST_F(FusedBatchNormGradTest, InferenceNchw) {
+  CheckAgainstFiniteDifferences(TensorShape({2, 2, 1, 3}), 2, false, "NCHW");
+}
+TEST_F(FusedBatchNormGradTest, TrainingNdhwc) {
+  CheckAgainstFiniteDifferences(TensorShape({1, 2, 2, 2, 2}), 2, true, "NDHWC");
+}
+
+TEST_F(FusedBatchNormGradTest, HalfAndEmpty) {
+  Tensor x(DT_HALF, TensorShape({1, 1, 2, 1}));
+  x.flat<half>()(0) = half(1.0f);
+  x.flat<half>()(1) = half(3.0f);
+  Tensor dy(DT_HALF, TensorShape({1, 1, 2, 1}));
+  dy.flat<half>()(0) = half(1.0f);
+  dy.flat<half>()(1) = half(1.0f);
+  std::vector<Tensor> outs;
+  // Inference: dx = dy * scale / sqrt(var + eps) = 1 * 2 / sqrt(1 + 0.001).
+  ASSERT_THAT(RunGrad(dy, x, Vec({2}), Vec({2}), Vec({1}), false, "NHWC", &outs), IsOk());
+  EXPECT_NEAR(static_cast<float>(outs[0].flat<half>()(0)), 2 / std::sqrt(1.001), 2e-3);
+  EXPECT_THAT(test::Values<float>(outs[2]), ElementsAre(2));
+  // No elements: zero scale and offset gradients.
+  ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({0, 2, 2, 3})),
+                      Tensor(DT_FLOAT, TensorShape({0, 2, 2, 3})), Vec({1, 1, 1}),
+                      Vec({0, 0, 0}), Vec({1, 1, 1}), true, "NHWC", &outs),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(outs[1]), ElementsAre(0, 0, 0));
+  EXPECT_THAT(test::Values<float>(outs[2]), ElementsAre(0, 0, 0));
+}
+
+TEST_F(FusedBatchNormGradTest, BadInputsAreInvalidArgument) {
+  const Tensor x(DT_FLOAT, TensorShape({1, 2, 2, 3}));
+  std::vector<Tensor> outs;
+  EXPECT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({1, 2, 3})), Tensor(DT_FLOAT, TensorShape({1, 2, 3})),
+                      Vec({1, 1, 1}), Vec({0, 0, 0}), Vec({1, 1, 1}), true, "NHWC", &outs),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("x (input 1) must be 4-dimensional for data_format NHWC, "
+                                 "got shape [1,2,3]")));
+  EXPECT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({1, 2, 3, 2})), x, Vec({1, 1, 1}),
+                      Vec({0, 0, 0}), Vec({1, 1, 1}), true, "NHWC", &outs),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("y_backprop (input 0) must have the shape of x (input 1), "
+                                 "got [1,2,3,2] and [1,2,2,3]")));
+  EXPECT_THAT(RunGrad(x, x, Vec({1, 1}), Vec({0, 0, 0}), Vec({1, 1, 1}), true, "NHWC", &outs),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("scale (input 2) must be a vector of the 3 channels of x")));
+  EXPECT_THAT(RunGrad(x, x, Vec({1, 1, 1}), Vec({0, 0, 0}), Vec({1, 1}), false, "NHWC", &outs),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("reserve_space_2 (input 4) must be a vector of the 3 channels")));
+  // NCHW: the channels are dimension 1 (2 here), not 3.
+  EXPECT_THAT(RunGrad(x, x, Vec({1, 1, 1}), Vec({0, 0, 0}), Vec({1, 1, 1}), true, "NCHW", &outs),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("must be a vector of the 2 channels")));
 }
 
 }  // namespace

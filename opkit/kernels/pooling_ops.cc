@@ -10,7 +10,16 @@
 // window's positions inside the input (padding is not counted), computed in
 // float (double for double).
 //
-// Work is split over (batch, output row) pairs on the device's pool.
+// MaxPoolGrad: the gradient of MaxPool (spatial windows only) with respect to
+// its input. Each output position's gradient goes to the first maximum of
+// its window in row-major order, as TensorFlow's CPU kernel routes it (the
+// maxima are found again from orig_input). AvgPoolGrad: each output
+// position's gradient is shared equally among its window's positions inside
+// the input. Both check that orig_output and grad have the forward op's
+// output shape.
+//
+// Forward work is split over (batch, output row) pairs on the device's pool,
+// gradient work over batch entries (each writes only its own slice).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -337,10 +346,217 @@ class AvgPoolOp : public OpKernel {
   PoolAttrs attrs_;
 };
 
+// MaxPoolGrad's sums: float for half and bfloat16; unsigned for signed
+// integers, so that they wrap around instead of overflowing.
+template <typename T, typename Enable = void>
+struct GradAccum {
+  using type = T;
+};
+template <typename T>
+struct GradAccum<T, std::enable_if_t<std::is_integral_v<T>>> {
+  using type = std::make_unsigned_t<T>;
+};
+template <>
+struct GradAccum<half> {
+  using type = float;
+};
+template <>
+struct GradAccum<bfloat16> {
+  using type = float;
+};
+template <typename T>
+using GradAccumType = typename GradAccum<T>::type;
+
+// grad (and for MaxPoolGrad orig_output) must be the forward output of
+// pooling an input of shape `in`.
+Status CheckPoolGradShape(const char* name, int input_index,
+                          const TensorShape& got, const PoolGeometry& g) {
+  TensorShape want;
+  OPKIT_RETURN_IF_ERROR(ShapeFromFormat(TensorFormat::kNHWC, g.batch,
+                                        g.out_rows, g.out_cols, g.depth,
+                                        &want));
+  if (got != want) {
+    return errors::InvalidArgument(
+        name, " (input ", input_index, ") must have the pooling output's shape ",
+        want.DebugString(), ", got ", got.DebugString());
+  }
+  return OkStatus();
+}
+
+template <typename T>
+class MaxPoolGradOp : public OpKernel {
+ public:
+  explicit MaxPoolGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPoolAttrs(ctx, "MaxPoolingGradOp", &attrs_));
+    OP_REQUIRES(ctx, attrs_.ksize[3] == 1 && attrs_.strides[3] == 1,
+                errors::Unimplemented(
+                    "MaxPoolGrad is not yet supported on the depth dimension "
+                    "(ksize and strides must be 1 there)"));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    const Tensor& orig_out = ctx->input(1);
+    const Tensor& grad = ctx->input(2);
+    OP_REQUIRES(ctx, in.dims() == 4,
+                errors::InvalidArgument(
+                    "orig_input (input 0) must be 4-dimensional, got shape ",
+                    in.shape().DebugString()));
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in.shape(), &g));
+    OP_REQUIRES_OK(ctx, CheckPoolGradShape("orig_output", 1, orig_out.shape(), g));
+    OP_REQUIRES_OK(ctx, CheckPoolGradShape("grad", 2, grad.shape(), g));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    if (in.NumElements() == 0) return;
+    const T* x = in.flat<T>().data();
+    const T* dy = grad.flat<T>().data();
+    T* dx = out->flat<T>().data();
+    using Acc = GradAccumType<T>;
+    // Accumulated per batch entry in Acc, then stored as T.
+    auto run = [&g, x, dy, dx](int64_t first, int64_t last) {
+      const int64_t in_size = g.in_rows * g.in_cols * g.depth;
+      std::vector<Acc> acc(static_cast<size_t>(in_size));
+      std::vector<int64_t> best(static_cast<size_t>(g.depth));
+      for (int64_t n = first; n < last; ++n) {
+        std::fill(acc.begin(), acc.end(), Acc(0));
+        const T* xn = x + n * in_size;
+        for (int64_t oh = 0; oh < g.out_rows; ++oh) {
+          int64_t h0, h1;
+          WindowRange(oh, g.row_stride, g.pad_top, g.window_rows, g.in_rows,
+                      &h0, &h1);
+          for (int64_t ow = 0; ow < g.out_cols; ++ow) {
+            int64_t w0, w1;
+            WindowRange(ow, g.col_stride, g.pad_left, g.window_cols,
+                        g.in_cols, &w0, &w1);
+            // A window wholly in explicit padding routes nowhere.
+            if (h0 >= h1 || w0 >= w1) continue;
+            // Offsets (within the batch entry) of each channel's first
+            // maximum: the first position, then any strictly greater one.
+            const int64_t start = (h0 * g.in_cols + w0) * g.depth;
+            for (int64_t c = 0; c < g.depth; ++c) best[c] = start + c;
+            for (int64_t h = h0; h < h1; ++h) {
+              for (int64_t w = w0; w < w1; ++w) {
+                const int64_t pos = (h * g.in_cols + w) * g.depth;
+                for (int64_t c = 0; c < g.depth; ++c) {
+                  if (xn[pos + c] > xn[best[c]]) best[c] = pos + c;
+                }
+              }
+            }
+            const T* d =
+                dy + ((n * g.out_rows + oh) * g.out_cols + ow) * g.depth;
+            for (int64_t c = 0; c < g.depth; ++c) {
+              acc[best[c]] += static_cast<Acc>(d[c]);
+            }
+          }
+        }
+        T* dxn = dx + n * in_size;
+        for (int64_t i = 0; i < in_size; ++i) dxn[i] = static_cast<T>(acc[i]);
+      }
+    };
+    Shard(ctx, g.batch,
+          static_cast<double>(g.out_rows) * g.out_cols * g.depth *
+              g.window_rows * g.window_cols,
+          run);
+  }
+
+ private:
+  PoolAttrs attrs_;
+};
+
+template <typename T>
+class AvgPoolGradOp : public OpKernel {
+ public:
+  explicit AvgPoolGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPoolAttrs(ctx, "AvgPoolingGradOp", &attrs_));
+    OP_REQUIRES(ctx, attrs_.ksize[3] == 1 && attrs_.strides[3] == 1,
+                errors::Unimplemented(
+                    "Non-spatial pooling is not yet supported. Volunteers? "
+                    ":)"));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& shape_in = ctx->input(0);
+    const Tensor& grad = ctx->input(1);
+    OP_REQUIRES(ctx,
+                shape_in.dims() == 1 && shape_in.NumElements() == 4,
+                errors::InvalidArgument(
+                    "orig_input_shape (input 0) must be a 1-D tensor of 4 "
+                    "values (the NHWC shape of AvgPool's input), got shape ",
+                    shape_in.shape().DebugString()));
+    OP_REQUIRES(ctx, grad.dims() == 4,
+                errors::InvalidArgument(
+                    "grad (input 1) must be 4-dimensional, got shape ",
+                    grad.shape().DebugString()));
+    auto dims = shape_in.flat<int32>();
+    for (int i = 0; i < 4; ++i) {
+      OP_REQUIRES(ctx, dims(i) >= 0,
+                  errors::InvalidArgument(
+                      "orig_input_shape (input 0) must hold non-negative "
+                      "sizes, got ",
+                      dims(i), " at index ", i));
+    }
+    TensorShape in_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(
+                            {dims(0), dims(1), dims(2), dims(3)}, &in_shape));
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, SpatialGeometry(attrs_, in_shape, &g));
+    OP_REQUIRES_OK(ctx, CheckPoolGradShape("grad", 1, grad.shape(), g));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
+    if (in_shape.num_elements() == 0) return;
+    const T* dy = grad.flat<T>().data();
+    T* dx = out->flat<T>().data();
+    using Acc = AccumType<T>;
+    auto run = [&g, dy, dx](int64_t first, int64_t last) {
+      const int64_t in_size = g.in_rows * g.in_cols * g.depth;
+      std::vector<Acc> acc(static_cast<size_t>(in_size));
+      for (int64_t n = first; n < last; ++n) {
+        std::fill(acc.begin(), acc.end(), Acc(0));
+        for (int64_t oh = 0; oh < g.out_rows; ++oh) {
+          int64_t h0, h1;
+          WindowRange(oh, g.row_stride, g.pad_top, g.window_rows, g.in_rows,
+                      &h0, &h1);
+          for (int64_t ow = 0; ow < g.out_cols; ++ow) {
+            int64_t w0, w1;
+            WindowRange(ow, g.col_stride, g.pad_left, g.window_cols,
+                        g.in_cols, &w0, &w1);
+            const int64_t count = (h1 - h0) * (w1 - w0);
+            if (count <= 0) continue;
+            const Acc scale = Acc(1) / static_cast<Acc>(count);
+            const T* d =
+                dy + ((n * g.out_rows + oh) * g.out_cols + ow) * g.depth;
+            for (int64_t h = h0; h < h1; ++h) {
+              for (int64_t w = w0; w < w1; ++w) {
+                Acc* a = acc.data() + (h * g.in_cols + w) * g.depth;
+                for (int64_t c = 0; c < g.depth; ++c) {
+                  a[c] += static_cast<Acc>(d[c]) * scale;
+                }
+              }
+            }
+          }
+        }
+        T* dxn = dx + n * in_size;
+        for (int64_t i = 0; i < in_size; ++i) dxn[i] = static_cast<T>(acc[i]);
+      }
+    };
+    Shard(ctx, g.batch,
+          static_cast<double>(g.out_rows) * g.out_cols * g.depth *
+              g.window_rows * g.window_cols,
+          run);
+  }
+
+ private:
+  PoolAttrs attrs_;
+};
+
 #define OPKIT_REGISTER_MAX_POOL(T)                                      \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("MaxPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
-      MaxPoolOp<T>);
+      MaxPoolOp<T>);                                                    \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("MaxPoolGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+      MaxPoolGradOp<T>);
 TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_MAX_POOL)
 TF_CALL_int32(OPKIT_REGISTER_MAX_POOL)
 TF_CALL_int64(OPKIT_REGISTER_MAX_POOL)
@@ -353,7 +569,10 @@ TF_CALL_uint16(OPKIT_REGISTER_MAX_POOL)
 #define OPKIT_REGISTER_AVG_POOL(T)                                      \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("AvgPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
-      AvgPoolOp<T>);
+      AvgPoolOp<T>);                                                    \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("AvgPoolGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+      AvgPoolGradOp<T>);
 TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_AVG_POOL)
 #undef OPKIT_REGISTER_AVG_POOL
 

@@ -1,5 +1,6 @@
-// MaxPool and AvgPool kernels, run through EagerContext and checked against
-// a direct reference.
+// MaxPool and AvgPool kernels and their gradients, run through EagerContext
+// and checked against a direct reference (the gradients against central
+// differences of the forward ops).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -393,6 +394,202 @@ TEST_F(PoolingTest, MaxPoolDepthAndPaddingErrors) {
                   &out),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("must be smaller than the window size 2")));
+}
+
+class PoolGradTest : public PoolingTest {
+ protected:
+  EagerAttrs Attrs(const PoolCase& p) {
+    EagerAttrs attrs = {{"ksize", Attr(p.ksize)},
+                        {"strides", Attr(p.strides)},
+                        {"padding", Attr(p.padding)}};
+    if (!p.explicit_paddings.empty()) {
+      attrs.push_back({"explicit_paddings", Attr(p.explicit_paddings)});
+    }
+    return attrs;
+  }
+
+  // sum(forward(x) * dy) differentiated by central differences in each
+  // element of x.
+  std::vector<double> NumericGrad(const char* forward, const Tensor& x,
+                                  const Tensor& dy, const PoolCase& p) {
+    const double h = 1e-4;
+    std::vector<double> result;
+    for (int64_t i = 0; i < x.NumElements(); ++i) {
+      double sums[2];
+      for (int side = 0; side < 2; ++side) {
+        Tensor xs(DT_DOUBLE, x.shape());
+        xs.flat<double>() = x.flat<double>();
+        xs.flat<double>()(i) += side == 0 ? -h : h;
+        Tensor y;
+        EXPECT_THAT(Run(forward, xs, p, &y), IsOk());
+        if (y.NumElements() != dy.NumElements()) return {};
+        sums[side] = 0;
+        for (int64_t j = 0; j < y.NumElements(); ++j) {
+          sums[side] += y.flat<double>()(j) * dy.flat<double>()(j);
+        }
+      }
+      result.push_back((sums[1] - sums[0]) / (2 * h));
+    }
+    return result;
+  }
+
+  // x: [2, 4, 5, 3] of distinct values (no ties in any window).
+  static Tensor DistinctInput() {
+    Tensor x(DT_DOUBLE, TensorShape({2, 4, 5, 3}));
+    for (int64_t i = 0; i < x.NumElements(); ++i) {
+      x.flat<double>()(i) = static_cast<double>((i * 37) % 120) / 7.0 - 8.0;
+    }
+    return x;
+  }
+
+  // An incoming gradient of `shape`: 1, -2, 3, ... scaled.
+  static Tensor GradOfShape(const TensorShape& shape) {
+    Tensor dy(DT_DOUBLE, shape);
+    for (int64_t i = 0; i < dy.NumElements(); ++i) {
+      dy.flat<double>()(i) = (i % 2 ? -1.0 : 1.0) * (i + 1) * 0.25;
+    }
+    return dy;
+  }
+};
+
+const PoolCase kGradCases[] = {
+    {{1, 2, 3, 1}, {1, 2, 2, 1}, "VALID", {}},
+    {{1, 2, 3, 1}, {1, 2, 2, 1}, "SAME", {}},
+    {{1, 3, 2, 1}, {1, 1, 2, 1}, "SAME", {}},
+    {{1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}},  // overlapping windows
+};
+
+TEST_F(PoolGradTest, MaxPoolGradMatchesFiniteDifferences) {
+  const Tensor x = DistinctInput();
+  std::vector<PoolCase> cases(std::begin(kGradCases), std::end(kGradCases));
+  cases.push_back({{1, 2, 2, 1}, {1, 2, 2, 1}, "EXPLICIT", {0, 0, 1, 0, 0, 2, 0, 0}});
+  for (const PoolCase& p : cases) {
+    Tensor y;
+    ASSERT_THAT(Run("MaxPool", x, p, &y), IsOk());
+    const Tensor dy = GradOfShape(y.shape());
+    std::vector<Tensor> out;
+    ASSERT_THAT(ctx_->Run("MaxPoolGrad", {x, y, dy}, Attrs(p), &out), IsOk()) << p.padding;
+    ASSERT_EQ(out[0].shape(), x.shape());
+    const std::vector<double> want = NumericGrad("MaxPool", x, dy, p);
+    ASSERT_EQ(want.size(), static_cast<size_t>(x.NumElements()));
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_NEAR(out[0].flat<double>()(i), want[i], 1e-6) << p.padding << " at " << i;
+    }
+  }
+}
+
+TEST_F(PoolGradTest, AvgPoolGradMatchesFiniteDifferences) {
+  const Tensor x = DistinctInput();
+  for (const PoolCase& p : kGradCases) {
+    Tensor y;
+    ASSERT_THAT(Run("AvgPool", x, p, &y), IsOk());
+    const Tensor dy = GradOfShape(y.shape());
+    std::vector<Tensor> out;
+    ASSERT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({2, 4, 5, 3}), dy}, Attrs(p), &out),
+                IsOk())
+        << p.padding;
+    ASSERT_EQ(out[0].shape(), x.shape());
+    const std::vector<double> want = NumericGrad("AvgPool", x, dy, p);
+    ASSERT_EQ(want.size(), static_cast<size_t>(x.NumElements()));
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_NEAR(out[0].flat<double>()(i), want[i], 1e-6) << p.padding << " at " << i;
+    }
+  }
+}
+
+// With ties the whole gradient of a window goes to its first maximum in
+// row-major order; overlapping windows add up.
+TEST_F(PoolGradTest, MaxPoolGradRoutesToTheFirstMaximum) {
+  // One 2x3 image, one channel: every value 5.
+  const Tensor x = test::AsTensor<float>({5, 5, 5, 5, 5, 5}, TensorShape({1, 2, 3, 1}));
+  const PoolCase p = {{1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}};
+  const Tensor y = test::AsTensor<float>({5, 5}, TensorShape({1, 1, 2, 1}));
+  const Tensor dy = test::AsTensor<float>({10, 100}, TensorShape({1, 1, 2, 1}));
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("MaxPoolGrad", {x, y, dy}, Attrs(p), &out), IsOk());
+  EXPECT_THAT(test::Values<float>(out[0]), ElementsAre(10, 100, 0, 0, 0, 0));
+  // A later strictly greater value wins over an earlier one.
+  const Tensor x2 = test::AsTensor<float>({1, 2, 3, 9, 9, 3}, TensorShape({1, 2, 3, 1}));
+  ASSERT_THAT(ctx_->Run("MaxPoolGrad", {x2, y, dy}, Attrs(p), &out), IsOk());
+  EXPECT_THAT(test::Values<float>(out[0]), ElementsAre(0, 0, 0, 10, 100, 0));
+}
+
+TEST_F(PoolGradTest, AvgPoolGradSameCountsOnlyPositionsInside) {
+  // A 1x3 row, window 1x2 stride 2 SAME: windows {0,1} and {2} (the second
+  // half-outside the input, so its mean is of one value).
+  const PoolCase p = {{1, 1, 2, 1}, {1, 1, 2, 1}, "SAME", {}};
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("AvgPoolGrad",
+                        {test::I32({1, 1, 3, 1}),
+                         test::AsTensor<float>({4, 6}, TensorShape({1, 1, 2, 1}))},
+                        Attrs(p), &out),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(out[0]), ElementsAre(2, 2, 6));
+}
+
+TEST_F(PoolGradTest, OtherTypesAndEmpty) {
+  const PoolCase p = {{1, 2, 2, 1}, {1, 2, 2, 1}, "VALID", {}};
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("MaxPoolGrad",
+                        {test::AsTensor<int32>({1, 4, 3, 2}, TensorShape({1, 2, 2, 1})),
+                         test::AsTensor<int32>({4}, TensorShape({1, 1, 1, 1})),
+                         test::AsTensor<int32>({-7}, TensorShape({1, 1, 1, 1}))},
+                        Attrs(p), &out),
+              IsOk());
+  EXPECT_THAT(test::Values<int32>(out[0]), ElementsAre(0, -7, 0, 0));
+  ASSERT_THAT(ctx_->Run("AvgPoolGrad",
+                        {test::I32({1, 2, 2, 1}),
+                         test::AsTensor<half>({half(8.0f)}, TensorShape({1, 1, 1, 1}))},
+                        Attrs(p), &out),
+              IsOk());
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(static_cast<float>(out[0].flat<half>()(i)), 2.0f);
+  ASSERT_THAT(ctx_->Run("AvgPoolGrad",
+                        {test::I32({0, 2, 2, 3}), Tensor(DT_FLOAT, TensorShape({0, 1, 1, 3}))},
+                        Attrs(p), &out),
+              IsOk());
+  EXPECT_EQ(out[0].shape(), TensorShape({0, 2, 2, 3}));
+}
+
+TEST_F(PoolGradTest, BadInputsAreInvalidArgument) {
+  const PoolCase p = {{1, 2, 2, 1}, {1, 2, 2, 1}, "VALID", {}};
+  const Tensor x(DT_FLOAT, TensorShape({1, 4, 4, 2}));
+  const Tensor y(DT_FLOAT, TensorShape({1, 2, 2, 2}));
+  std::vector<Tensor> out;
+  EXPECT_THAT(ctx_->Run("MaxPoolGrad", {Tensor(DT_FLOAT, TensorShape({4, 4, 2})), y, y},
+                        Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("orig_input (input 0) must be 4-dimensional, got shape [4,4,2]")));
+  EXPECT_THAT(ctx_->Run("MaxPoolGrad", {x, Tensor(DT_FLOAT, TensorShape({1, 2, 3, 2})), y},
+                        Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("orig_output (input 1) must have the pooling output's "
+                                 "shape [1,2,2,2], got [1,2,3,2]")));
+  EXPECT_THAT(ctx_->Run("MaxPoolGrad", {x, y, Tensor(DT_FLOAT, TensorShape({1, 2, 2, 1}))},
+                        Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("grad (input 2) must have the pooling output's shape")));
+  EXPECT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({1, 4, 4}), y}, Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("orig_input_shape (input 0) must be a 1-D tensor of 4 values")));
+  EXPECT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({1, -4, 4, 2}), y}, Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("got -4 at index 1")));
+  EXPECT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({1, 4, 4, 2}),
+                                        Tensor(DT_FLOAT, TensorShape({2, 2, 2}))},
+                        Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("grad (input 1) must be 4-dimensional")));
+  EXPECT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({1, 4, 4, 3}), y}, Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("grad (input 1) must have the pooling output's "
+                                 "shape [1,2,2,3], got [1,2,2,2]")));
+  // The window larger than a VALID input.
+  EXPECT_THAT(ctx_->Run("AvgPoolGrad", {test::I32({1, 1, 1, 2}), y}, Attrs(p), &out),
+              StatusIs(error::INVALID_ARGUMENT));
+  // NCHW is not implemented on CPU, as in TensorFlow.
+  EagerAttrs nchw = Attrs(p);
+  nchw.push_back({"data_format", Attr(std::string("NCHW"))});
+  EXPECT_THAT(ctx_->Run("MaxPoolGrad", {x, y, y}, nchw, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("only supports NHWC")));
 }
 
 }  // namespace

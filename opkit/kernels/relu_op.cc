@@ -1,7 +1,16 @@
-// Relu, Relu6, Elu and LeakyRelu on CPU: element-wise Eigen expressions over
-// the flattened input, any shape (empty included). Registered for the types
-// TensorFlow's CPU kernels take: every real number type for Relu and Relu6,
-// half/bfloat16/float/double for Elu and LeakyRelu. NaN stays NaN.
+// Relu, Relu6, Elu, LeakyRelu and Selu on CPU, and their gradients:
+// element-wise Eigen expressions over the flattened input, any shape (empty
+// included). Registered for the types TensorFlow's CPU kernels take: every
+// real number type for Relu, Relu6 and their gradients, half/bfloat16/float/
+// double for the others. NaN stays NaN in the forward ops.
+//
+// The gradient ops take the incoming gradients and the forward op's features
+// (Relu, Relu6, LeakyRelu) or outputs (Elu, Selu), of one shape:
+//   ReluGrad       g where features > 0, else 0
+//   Relu6Grad      g where 0 < features < 6, else 0
+//   LeakyReluGrad  g where features > 0, else alpha * g
+//   EluGrad        g where outputs >= 0, else g * (outputs + 1)
+//   SeluGrad       g * scale where outputs >= 0, else g * (outputs + scale * alpha)
 #include <type_traits>
 
 #include "opkit/kernel/op_kernel.h"
@@ -40,6 +49,113 @@ struct EluFunctor {
   auto operator()(const X& x) const {
     return (x >= x.constant(T(0))).select(x, x.expm1());
   }
+};
+
+// Selu's constants (Klambauer et al., 2017), as TensorFlow uses them.
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+constexpr double kSeluScaleAlpha = 1.7580993408473768599402175208123;
+
+// scale * x for x > 0, scale * alpha * (e^x - 1) otherwise.
+template <typename T>
+struct SeluFunctor {
+  template <typename X>
+  auto operator()(const X& x) const {
+    return (x > x.constant(T(0)))
+        .select(x * x.constant(static_cast<T>(kSeluScale)),
+                x.expm1() * x.constant(static_cast<T>(kSeluScaleAlpha)));
+  }
+};
+
+// The gradient functors: g is the incoming gradient, a the forward op's
+// features or outputs (kSecondInput names which), alpha LeakyReluGrad's attr
+// (unused by the others).
+template <typename T>
+struct ReluGradFunctor {
+  static constexpr const char* kSecondInput = "features";
+  template <typename G, typename A>
+  auto operator()(const G& g, const A& a, T) const {
+    return (a > a.constant(T(0))).select(g, g.constant(T(0)));
+  }
+};
+
+template <typename T>
+struct Relu6GradFunctor {
+  static constexpr const char* kSecondInput = "features";
+  template <typename G, typename A>
+  auto operator()(const G& g, const A& a, T) const {
+    return ((a > a.constant(T(0))) && (a < a.constant(T(6))))
+        .select(g, g.constant(T(0)));
+  }
+};
+
+template <typename T>
+struct LeakyReluGradFunctor {
+  static constexpr const char* kSecondInput = "features";
+  template <typename G, typename A>
+  auto operator()(const G& g, const A& a, T alpha) const {
+    return (a > a.constant(T(0))).select(g, g * g.constant(alpha));
+  }
+};
+
+template <typename T>
+struct EluGradFunctor {
+  static constexpr const char* kSecondInput = "outputs";
+  template <typename G, typename A>
+  auto operator()(const G& g, const A& a, T) const {
+    return (a < a.constant(T(0))).select(g * (a + a.constant(T(1))), g);
+  }
+};
+
+template <typename T>
+struct SeluGradFunctor {
+  static constexpr const char* kSecondInput = "outputs";
+  template <typename G, typename A>
+  auto operator()(const G& g, const A& a, T) const {
+    return (a < a.constant(T(0)))
+        .select(g * (a + a.constant(static_cast<T>(kSeluScaleAlpha))),
+                g * g.constant(static_cast<T>(kSeluScale)));
+  }
+};
+
+// gradients (input 0) and the forward op's features or outputs (input 1)
+// must have one shape; the result has it too. Only LeakyReluGrad has the
+// alpha attr.
+template <typename T, typename Functor>
+class ActivationGradOp : public OpKernel {
+ public:
+  explicit ActivationGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if (ctx->HasAttr("alpha")) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
+    }
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& gradients = ctx->input(0);
+    const Tensor& activations = ctx->input(1);
+    OP_REQUIRES(ctx, gradients.shape() == activations.shape(),
+                errors::InvalidArgument(
+                    type_string(), ": gradients (input 0) and ",
+                    Functor::kSecondInput, " (input 1) must have the same shape, got ",
+                    gradients.shape().DebugString(), " and ",
+                    activations.shape().DebugString()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
+                            {0, 1}, 0, gradients.shape(), &out));
+    const int64_t n = gradients.NumElements();
+    if (n == 0) return;
+    auto g = gradients.flat<T>();
+    auto a = activations.flat<T>();
+    auto y = out->flat<T>();
+    auto expr = Functor()(g, a, static_cast<T>(alpha_));
+    if (n <= kInlineElements) {
+      y = expr;
+    } else {
+      y.device(ctx->eigen_device<Eigen::ThreadPoolDevice>()) = expr;
+    }
+  }
+
+ private:
+  float alpha_ = 0.2f;
 };
 
 template <typename T, typename Functor>
@@ -102,7 +218,13 @@ class LeakyReluOp : public OpKernel {
       UnaryActivationOp<T, ReluFunctor<T>>);                            \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("Relu6").Device(DEVICE_CPU).TypeConstraint<T>("T"),          \
-      UnaryActivationOp<T, Relu6Functor<T>>);
+      UnaryActivationOp<T, Relu6Functor<T>>);                           \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("ReluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
+      ActivationGradOp<T, ReluGradFunctor<T>>);                         \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("Relu6Grad").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+      ActivationGradOp<T, Relu6GradFunctor<T>>);
 TF_CALL_REAL_NUMBER_TYPES(OPKIT_REGISTER_RELU)
 #undef OPKIT_REGISTER_RELU
 
@@ -112,7 +234,19 @@ TF_CALL_REAL_NUMBER_TYPES(OPKIT_REGISTER_RELU)
       UnaryActivationOp<T, EluFunctor<T>>);                            \
   REGISTER_KERNEL_BUILDER(                                              \
       Name("LeakyRelu").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
-      LeakyReluOp<T>);
+      LeakyReluOp<T>);                                                  \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("Selu").Device(DEVICE_CPU).TypeConstraint<T>("T"),           \
+      UnaryActivationOp<T, SeluFunctor<T>>);                            \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("EluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
+      ActivationGradOp<T, EluGradFunctor<T>>);                          \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("SeluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
+      ActivationGradOp<T, SeluGradFunctor<T>>);                         \
+  REGISTER_KERNEL_BUILDER(                                              \
+      Name("LeakyReluGrad").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+      ActivationGradOp<T, LeakyReluGradFunctor<T>>);
 TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_ELU)
 #undef OPKIT_REGISTER_ELU
 

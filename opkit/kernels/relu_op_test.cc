@@ -1,4 +1,5 @@
-// Relu, Relu6, Elu and LeakyRelu kernels, run through EagerContext.
+// Relu, Relu6, Elu, LeakyRelu and Selu kernels and their gradients, run
+// through EagerContext.
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -181,6 +182,174 @@ TEST_F(ActivationTest, LeakyRelu) {
   EXPECT_EQ(y[99999], 1.0);
   EXPECT_THAT(ctx_->Run("LeakyRelu", {test::AsTensor<int32>({1})}, &out),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("int32")));
+}
+
+// Selu: scale * x above 0, scale * alpha * (e^x - 1) at or below.
+TEST_F(ActivationTest, Selu) {
+  const double scale = 1.0507009873554804934193349852946;
+  const double alpha = 1.6732632423543772848170429916717;
+  Tensor in = test::AsTensor<double>({-2.0, 0.0, 0.5, 3.0}, TensorShape({2, 2}));
+  EXPECT_THAT(Run<double>("Selu", in),
+              ::testing::ElementsAre(
+                  ::testing::DoubleNear(scale * alpha * std::expm1(-2.0), 1e-12),
+                  0, ::testing::DoubleNear(scale * 0.5, 1e-12),
+                  ::testing::DoubleNear(scale * 3.0, 1e-12)));
+  EXPECT_THAT(Run<float>("Selu", test::AsTensor<float>({-1.f})),
+              ::testing::ElementsAre(
+                  ::testing::DoubleNear(scale * alpha * std::expm1(-1.0), 1e-6)));
+}
+
+class ActivationGradTest : public ActivationTest {
+ protected:
+  // Runs the gradient op `op` on (gradients, second) and returns its output
+  // as doubles.
+  std::vector<double> RunGrad(const char* op, const Tensor& gradients,
+                              const Tensor& second, const EagerAttrs& attrs = {}) {
+    std::vector<Tensor> out;
+    Status s = ctx_->Run(op, {gradients, second}, attrs, &out);
+    EXPECT_THAT(s, IsOk()) << op;
+    std::vector<double> values;
+    if (!s.ok()) return values;
+    EXPECT_EQ(out[0].shape(), gradients.shape()) << op;
+    for (double v : test::Values<double>(out[0])) values.push_back(v);
+    return values;
+  }
+
+  // d(forward)/dx at each x by central differences, times g.
+  std::vector<double> FiniteDifference(const char* forward,
+                                       const std::vector<double>& x,
+                                       const std::vector<double>& g,
+                                       const EagerAttrs& attrs = {}) {
+    const double h = 1e-6;
+    std::vector<double> result;
+    for (size_t i = 0; i < x.size(); ++i) {
+      std::vector<Tensor> lo, hi;
+      EXPECT_THAT(ctx_->Run(forward, {test::AsTensor<double>({x[i] - h})}, attrs, &lo), IsOk());
+      EXPECT_THAT(ctx_->Run(forward, {test::AsTensor<double>({x[i] + h})}, attrs, &hi), IsOk());
+      if (lo.empty() || hi.empty()) return {};
+      result.push_back(g[i] * (hi[0].flat<double>()(0) - lo[0].flat<double>()(0)) / (2 * h));
+    }
+    return result;
+  }
+
+  static Tensor Matrix(const std::vector<double>& v) {
+    Tensor t(DT_DOUBLE, TensorShape({2, static_cast<int64_t>(v.size()) / 2}));
+    for (size_t i = 0; i < v.size(); ++i) t.flat<double>()(i) = v[i];
+    return t;
+  }
+};
+
+// Away from the kinks each gradient op matches the forward op's derivative
+// (central differences) times the incoming gradient.
+TEST_F(ActivationGradTest, MatchFiniteDifferences) {
+  const std::vector<double> x = {-2.5, -0.7, 0.3, 1.25, 4.0, 7.5};
+  const std::vector<double> g = {0.5, -1.5, 2.0, 3.0, -0.25, 1.0};
+  struct Case {
+    const char* forward;
+    const char* grad;
+    bool takes_outputs;  // EluGrad and SeluGrad take the forward outputs.
+    EagerAttrs attrs;
+  };
+  const std::vector<Case> cases = {
+      {"Relu", "ReluGrad", false, {}},
+      {"Relu6", "Relu6Grad", false, {}},
+      {"LeakyRelu", "LeakyReluGrad", false, {}},
+      {"LeakyRelu", "LeakyReluGrad", false, {{"alpha", test::Attr(0.35f)}}},
+      {"Elu", "EluGrad", true, {}},
+      {"Selu", "SeluGrad", true, {}},
+  };
+  for (const Case& c : cases) {
+    Tensor second = Matrix(x);
+    if (c.takes_outputs) {
+      std::vector<Tensor> y;
+      ASSERT_THAT(ctx_->Run(c.forward, {Matrix(x)}, &y), IsOk());
+      second = y[0];
+    }
+    const std::vector<double> got = RunGrad(c.grad, Matrix(g), second, c.attrs);
+    const std::vector<double> want = FiniteDifference(c.forward, x, g, c.attrs);
+    ASSERT_EQ(got.size(), want.size()) << c.grad;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NEAR(got[i], want[i], 1e-6) << c.grad << " at " << x[i];
+    }
+  }
+}
+
+// At the kinks TensorFlow's choices: Relu and Relu6 pass nothing at 0 (and
+// Relu6 nothing at 6), LeakyRelu alpha * g at 0, Elu and Selu the positive
+// branch at an output of 0.
+TEST_F(ActivationGradTest, AtTheKinks) {
+  const Tensor g = test::AsTensor<double>({2.0, 2.0});
+  EXPECT_THAT(RunGrad("ReluGrad", g, test::AsTensor<double>({0.0, 1e-9})),
+              ::testing::ElementsAre(0, 2));
+  EXPECT_THAT(RunGrad("Relu6Grad", g, test::AsTensor<double>({0.0, 6.0})),
+              ::testing::ElementsAre(0, 0));
+  EXPECT_THAT(RunGrad("LeakyReluGrad", g, test::AsTensor<double>({0.0, 1.0})),
+              ::testing::ElementsAre(::testing::DoubleNear(0.4, 1e-7), 2));
+  EXPECT_THAT(RunGrad("EluGrad", g, test::AsTensor<double>({0.0, -0.5})),
+              ::testing::ElementsAre(2, 1));
+  EXPECT_THAT(RunGrad("SeluGrad", g, test::AsTensor<double>({0.0, 0.0})),
+              ::testing::ElementsAre(::testing::DoubleNear(2 * 1.0507009873554805, 1e-12),
+                                     ::testing::DoubleNear(2 * 1.0507009873554805, 1e-12)));
+}
+
+TEST_F(ActivationGradTest, OtherTypes) {
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("ReluGrad", {test::AsTensor<int32>({5, 6, 7}),
+                                     test::AsTensor<int32>({-1, 0, 3})}, &out),
+              IsOk());
+  EXPECT_THAT(test::Values<int32>(out[0]), ::testing::ElementsAre(0, 0, 7));
+  ASSERT_THAT(ctx_->Run("Relu6Grad", {test::AsTensor<uint8>({5, 6, 7}),
+                                      test::AsTensor<uint8>({1, 6, 3})}, &out),
+              IsOk());
+  EXPECT_THAT(test::Values<uint8>(out[0]), ::testing::ElementsAre(5, 0, 7));
+  ASSERT_THAT(ctx_->Run("EluGrad", {test::AsTensor<float>({3.f, 3.f}),
+                                    test::AsTensor<float>({-0.5f, 2.f})}, &out),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(out[0]), ::testing::ElementsAre(1.5f, 3.f));
+  ASSERT_THAT(ctx_->Run("SeluGrad", {test::AsTensor<half>({half(1.0f)}),
+                                     test::AsTensor<half>({half(2.0f)})}, &out),
+              IsOk());
+  EXPECT_NEAR(static_cast<float>(test::Values<half>(out[0])[0]), 1.0507, 1e-3);
+  // Empty inputs give an empty output.
+  ASSERT_THAT(ctx_->Run("LeakyReluGrad", {Tensor(DT_FLOAT, TensorShape({0, 3})),
+                                          Tensor(DT_FLOAT, TensorShape({0, 3}))}, &out),
+              IsOk());
+  EXPECT_EQ(out[0].shape(), TensorShape({0, 3}));
+}
+
+TEST_F(ActivationGradTest, LargeInputUsesEveryElement) {
+  const int64_t n = 100003;
+  Tensor g(DT_FLOAT, TensorShape({n}));
+  Tensor x(DT_FLOAT, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    g.flat<float>()(i) = 2.f;
+    x.flat<float>()(i) = static_cast<float>(i % 13) - 6.f;
+  }
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("Relu6Grad", {g, x}, &out), IsOk());
+  for (int64_t i = 0; i < n; ++i) {
+    const float xi = static_cast<float>(i % 13) - 6.f;
+    ASSERT_EQ(out[0].flat<float>()(i), (xi > 0 && xi < 6) ? 2.f : 0.f) << i;
+  }
+}
+
+TEST_F(ActivationGradTest, ShapesMustAgree) {
+  std::vector<Tensor> out;
+  for (const char* op : {"ReluGrad", "Relu6Grad", "LeakyReluGrad"}) {
+    EXPECT_THAT(ctx_->Run(op, {Tensor(DT_FLOAT, TensorShape({2, 3})),
+                               Tensor(DT_FLOAT, TensorShape({3, 2}))}, &out),
+                StatusIs(error::INVALID_ARGUMENT,
+                         HasSubstr("gradients (input 0) and features (input 1) "
+                                   "must have the same shape, got [2,3] and [3,2]")))
+        << op;
+  }
+  for (const char* op : {"EluGrad", "SeluGrad"}) {
+    EXPECT_THAT(ctx_->Run(op, {Tensor(DT_DOUBLE, TensorShape({4})),
+                               Tensor(DT_DOUBLE, TensorShape({2, 2}))}, &out),
+                StatusIs(error::INVALID_ARGUMENT,
+                         HasSubstr("gradients (input 0) and outputs (input 1)")))
+        << op;
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Built-in neural-network ops: activations, softmax, top-k, bias,
-// convolution, pooling and batch normalisation. OpDefs are TensorFlow's for the same
+// Built-in neural-network ops: activations, softmax, cross entropy, top-k,
+// bias, convolution, pooling and batch normalisation, and the gradient ops
+// of the activations, bias, pooling and batch normalisation. OpDefs are TensorFlow's for the same
 // names (ops_conformance_test checks them against TensorFlow's ops.pbtxt);
 // the shape functions are opkit's, with TensorFlow's behaviour.
 #include "opkit/core/errors.h"
@@ -35,6 +36,50 @@ Status TopKShape(shape_inference::InferenceContext* c) {
   OPKIT_RETURN_IF_ERROR(c->Concatenate(out, c->Vector(k), &out));
   c->set_output(0, out);
   c->set_output(1, out);
+  return OkStatus();
+}
+
+// SoftmaxCrossEntropyWithLogits: features and labels [batch, classes], or
+// two shapes that broadcast to a matrix. Output 0 (loss) is [batch], output
+// 1 (backprop) the matrix.
+Status SoftmaxCrossEntropyShape(shape_inference::InferenceContext* c) {
+  shape_inference::ShapeHandle input;
+  if (c->WithRank(c->input(0), 2, &input).ok() &&
+      c->Merge(input, c->input(1), &input).ok()) {
+    c->set_output(0, c->Vector(c->Dim(input, 0)));
+    c->set_output(1, input);
+    return OkStatus();
+  }
+  OPKIT_RETURN_IF_ERROR(shape_inference::BroadcastBinaryOpOutputShapeFn(c, 1));
+  const shape_inference::ShapeHandle out = c->output(1);
+  if (!c->RankKnown(out)) {
+    return errors::InvalidArgument(
+        "features and labels must broadcast to a matrix [batch, classes], "
+        "but the rank of the broadcast shape is unknown");
+  }
+  if (c->Rank(out) != 2) {
+    return errors::InvalidArgument(
+        "features and labels must broadcast to a matrix [batch, classes], "
+        "but broadcast to rank ",
+        c->Rank(out));
+  }
+  c->set_output(0, c->Vector(c->Dim(out, 0)));
+  return OkStatus();
+}
+
+// SparseSoftmaxCrossEntropyWithLogits: features [batch, classes] and labels
+// [batch]. Output 0 (loss) is [batch], output 1 (backprop) features' shape.
+Status SparseSoftmaxCrossEntropyShape(shape_inference::InferenceContext* c) {
+  shape_inference::ShapeHandle features;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &features));
+  shape_inference::ShapeHandle labels;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &labels));
+  shape_inference::DimensionHandle batch;
+  OPKIT_RETURN_IF_ERROR(
+      c->Merge(c->Dim(features, 0), c->Dim(labels, 0), &batch));
+  OPKIT_RETURN_IF_ERROR(c->ReplaceDim(features, 0, batch, &features));
+  c->set_output(0, c->Vector(batch));
+  c->set_output(1, features);
   return OkStatus();
 }
 
@@ -77,6 +122,67 @@ REGISTER_OP("LogSoftmax")
     .Attr("T: {half, bfloat16, float, double}")
     .SetShapeFn(SoftmaxShape);
 
+// Gradients of the activations: the incoming gradients and the forward
+// op's features (or outputs, for Elu and Selu) have one shape.
+REGISTER_OP("ReluGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
+
+REGISTER_OP("Relu6Grad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
+
+REGISTER_OP("EluGrad")
+    .Input("gradients: T")
+    .Input("outputs: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
+
+REGISTER_OP("LeakyReluGrad")
+    .Input("gradients: T")
+    .Input("features: T")
+    .Output("backprops: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = DT_FLOAT")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
+
+REGISTER_OP("Selu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_inference::UnchangedShape);
+
+REGISTER_OP("SeluGrad")
+    .Input("gradients: T")
+    .Input("outputs: T")
+    .Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_inference::MergeBothInputsShapeFn);
+
+REGISTER_OP("SoftmaxCrossEntropyWithLogits")
+    .Input("features: T")
+    .Input("labels: T")
+    .Output("loss: T")
+    .Output("backprop: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(SoftmaxCrossEntropyShape);
+
+REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
+    .Input("features: T")
+    .Input("labels: Tlabels")
+    .Output("loss: T")
+    .Output("backprop: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("Tlabels: {int32, int64} = DT_INT64")
+    .SetShapeFn(SparseSoftmaxCrossEntropyShape);
+
 REGISTER_OP("TopKV2")
     .Input("input: T")
     .Input("k: int32")
@@ -93,6 +199,14 @@ REGISTER_OP("BiasAdd")
     .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
     .Output("output: T")
     .SetShapeFn(shape_inference::BiasAddShape);
+
+// The sum of out_backprop over every dimension but the channel one.
+REGISTER_OP("BiasAddGrad")
+    .Attr("T: numbertype")
+    .Input("out_backprop: T")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Output("output: T")
+    .SetShapeFn(shape_inference::BiasAddGradShape);
 
 REGISTER_OP("Conv2D")
     .Input("input: T")
@@ -189,6 +303,33 @@ REGISTER_OP("MaxPool")
     .Output("output: T")
     .SetShapeFn(shape_inference::MaxPoolShapeWithExplicitPadding);
 
+// The gradient of AvgPool with respect to its input, whose shape is the
+// constant orig_input_shape.
+REGISTER_OP("AvgPoolGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_inference::AvgPoolGradShape);
+
+// The gradient of MaxPool with respect to its input (orig_input's shape).
+REGISTER_OP("MaxPoolGrad")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("T: realnumbertype = DT_FLOAT")
+    .SetShapeFn(shape_inference::MaxPoolGradShape);
+
 REGISTER_OP("FusedBatchNormV3")
     .Input("x: T")
     .Input("scale: U")
@@ -208,5 +349,24 @@ REGISTER_OP("FusedBatchNormV3")
     .Attr("data_format: { 'NHWC', 'NCHW', 'NDHWC', 'NCDHW' } = 'NHWC' ")
     .Attr("is_training: bool = true")
     .SetShapeFn(shape_inference::FusedBatchNormV3Shape);
+
+REGISTER_OP("FusedBatchNormGradV3")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Input("reserve_space_3: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_4: U")
+    .Output("reserve_space_5: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("data_format: { 'NHWC', 'NCHW', 'NDHWC', 'NCDHW' } = 'NHWC' ")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormGradShape);
 
 }  // namespace opkit

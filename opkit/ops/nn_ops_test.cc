@@ -10,6 +10,7 @@
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_registry.h"
 #include "opkit/shape/shape_inference_testutil.h"
+#include "opkit/testing/kernel_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
 namespace opkit {
@@ -21,7 +22,10 @@ using ::opkit::testing::IsOk;
 TEST(NnOpsTest, AllRegistered) {
   for (const char* name :
        {"Relu", "Relu6", "Elu", "Softmax", "LogSoftmax", "BiasAdd", "Conv2D",
-        "MaxPool", "AvgPool", "FusedBatchNormV3"}) {
+        "MaxPool", "AvgPool", "FusedBatchNormV3", "ReluGrad", "Relu6Grad",
+        "EluGrad", "LeakyReluGrad", "Selu", "SeluGrad", "BiasAddGrad",
+        "MaxPoolGrad", "AvgPoolGrad", "SoftmaxCrossEntropyWithLogits",
+        "SparseSoftmaxCrossEntropyWithLogits", "FusedBatchNormGradV3"}) {
     const OpDef* def = nullptr;
     EXPECT_THAT(OpRegistry::Global()->LookUpOpDef(name, &def), IsOk()) << name;
   }
@@ -291,6 +295,70 @@ TEST(NnOpsShapeTest, FusedBatchNormV3) {
            "[d0_0,d0_1,d0_2,d0_3,d0_4];[d0_1];[d0_1];[d0_1];[d0_1];?");
   INFER_ERROR("Shape must be rank 5 but is rank 4", ncdhw,
               "[2,3,4,4];[3];[3];[3];[3]");
+}
+
+TEST(NnOpsShapeTest, ActivationGradsMergeBothInputs) {
+  for (const char* name :
+       {"ReluGrad", "Relu6Grad", "EluGrad", "LeakyReluGrad", "SeluGrad"}) {
+    ShapeInferenceTestOp op(name);
+    INFER_OK(op, "[2,3];[2,3]", "in0");
+    INFER_OK(op, "[2,?];[?,3]", "[d0_0,d1_1]");
+    INFER_OK(op, "?;[4]", "in1");
+    INFER_ERROR("Dimension 1 in both shapes must be equal", op, "[2,3];[2,4]");
+  }
+  ShapeInferenceTestOp selu("Selu");
+  INFER_OK(selu, "[1,?,3]", "in0");
+}
+
+TEST(NnOpsShapeTest, BiasAddGrad) {
+  ShapeInferenceTestOp op("BiasAddGrad");
+  INFER_OK(op, "[2,3,4]", "[d0_2]");
+  INFER_ERROR("Shape must be at least rank 2 but is rank 1", op, "[3]");
+  AddNodeAttr("data_format", "NCHW", &op.node_def);
+  INFER_OK(op, "[2,3,4,5]", "[d0_1]");
+}
+
+TEST(NnOpsShapeTest, PoolGrads) {
+  ShapeInferenceTestOp max = PoolOp("MaxPoolGrad", "VALID", {1, 2, 2, 1},
+                                    {1, 2, 2, 1});
+  INFER_OK(max, "[1,4,5,3];[1,2,2,3];[1,2,2,3]", "in0");
+  INFER_ERROR("Shape must be rank 4 but is rank 3", max, "[1,4,5];?;?");
+  ShapeInferenceTestOp avg = PoolOp("AvgPoolGrad", "VALID", {1, 2, 2, 1},
+                                    {1, 2, 2, 1});
+  Tensor shape = test::AsTensor<int32>({1, 4, 5, 3});
+  avg.input_tensors.resize(2);
+  avg.input_tensors[0] = &shape;
+  INFER_OK(avg, "[4];[1,2,2,3]", "[1,4,5,3]");
+}
+
+TEST(NnOpsShapeTest, SoftmaxCrossEntropyWithLogits) {
+  ShapeInferenceTestOp op("SoftmaxCrossEntropyWithLogits");
+  INFER_OK(op, "[2,3];[2,3]", "[d0_0];in0");
+  INFER_OK(op, "[?,3];[2,?]", "[d1_0];[d1_0,d0_1]");
+  INFER_OK(op, "[1,3];[2,3]", "[d1_0];[d1_0,d0_1]");
+  INFER_OK(op, "[3];[2,1]", "[d1_0];[d1_0,d0_0]");
+  INFER_ERROR("must broadcast to a matrix [batch, classes], but broadcast to rank 3",
+              op, "[2,2,3];[2,2,3]");
+  INFER_ERROR("Incompatible shapes", op, "[2,3];[2,4]");
+}
+
+TEST(NnOpsShapeTest, SparseSoftmaxCrossEntropyWithLogits) {
+  ShapeInferenceTestOp op("SparseSoftmaxCrossEntropyWithLogits");
+  INFER_OK(op, "[2,3];[2]", "[d0_0];[d0_0,d0_1]");
+  INFER_OK(op, "[?,3];[2]", "[d1_0];[d1_0,d0_1]");
+  INFER_ERROR("Shape must be rank 2 but is rank 1", op, "[3];[3]");
+  INFER_ERROR("Shape must be rank 1 but is rank 2", op, "[2,3];[2,1]");
+  INFER_ERROR("Dimensions must be equal, but are 2 and 3", op, "[2,4];[3]");
+}
+
+TEST(NnOpsShapeTest, FusedBatchNormGradV3) {
+  ShapeInferenceTestOp op("FusedBatchNormGradV3");
+  INFER_OK(op, "[2,4,4,3];[2,4,4,3];[3];[3];[3];?",
+           "[d0_0,d0_1,d0_2,d0_3];[d0_3];[d0_3];[0];[0]");
+  INFER_ERROR("Shape must be rank 4 but is rank 3", op,
+              "[2,4,3];[2,4,4,3];[3];[3];[3];?");
+  INFER_ERROR("Dimensions must be equal, but are 3 and 4", op,
+              "[2,4,4,3];[2,4,4,3];[4];[3];[3];?");
 }
 
 TEST(NnOpsShapeTest, TopKV2ReplacesTheLastDimension) {
