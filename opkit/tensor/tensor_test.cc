@@ -127,9 +127,10 @@ TEST(TensorTest, AllocationFailureIsResourceExhausted) {
               StatusIs(error::RESOURCE_EXHAUSTED,
                        HasSubstr("OOM when allocating tensor with shape [2,3] "
                                  "and type float (24 bytes) by allocator failing")));
-  // Larger than the CPU allocator will try.
+  // Larger than the allocation limit (Note [Allocation limit]): refused
+  // before the allocator is asked.
   EXPECT_THAT(Tensor::Allocate(DT_FLOAT, TensorShape({int64_t{1} << 39}), &t),
-              StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("by allocator cpu")));
+              StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("allocation limit")));
   // The byte count itself overflows size_t.
   EXPECT_THAT(Tensor::Allocate(DT_COMPLEX128,
                                TensorShape({int64_t{1} << 31, int64_t{1} << 31}), &t),
