@@ -9,7 +9,7 @@ import pytest
 
 import opkit
 
-from conftest import raises, raises_any_error
+from conftest import raises
 
 
 # --- Graphs: pruning, folding and the function library -------------------------
@@ -37,7 +37,7 @@ node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
          tensor_shape { dim { size: -5 } } float_val: 1 } } } }
 node { name: "y" op: "Identity" input: "c" attr { key: "T" value { type: DT_FLOAT } } }
 """
-    with raises_any_error(r"-5|negative|dim"):
+    with raises("InvalidArgument", r"-5"):
         with opkit.Session(graph) as s:
             s.run("y")
 
@@ -56,7 +56,7 @@ library {
   }
 }
 """
-    with raises_any_error(r"SomeOp"):
+    with raises("NotFound", r"Op type not registered 'SomeOp'"):
         with opkit.Session(graph) as s:
             s.run("call")
 
@@ -74,7 +74,7 @@ def test_tfsa_2022_072_empty_resource_handle():
 def test_tfsa_2022_073_shape_attr_given_as_a_tensor():
     # PlaceholderWithDefault(shape=<a qint8 tensor>) handed the shape attr
     # parser a null value.
-    with raises_any_error(r"shape"):
+    with raises("InvalidArgument", r"'shape' expects a shape"):
         opkit.raw_ops.PlaceholderWithDefault(
             input=np.array([2]), shape=np.array([1], dtype=np.int8))
 
@@ -82,8 +82,9 @@ def test_tfsa_2022_073_shape_attr_given_as_a_tensor():
 def test_tfsa_2022_146_broadcast_to_zero_and_overflowing_dims():
     # BroadcastTo([1], shape=0..20): one dimension is 0 and the product of
     # the others overflows int64, so numpy cannot describe the result; the
-    # bridge dereferenced the null array it got back.
-    with raises_any_error(r"shape|overflow|too (big|large)|dimension"):
+    # bridge dereferenced the null array it got back. opkit passes numpy's
+    # own error on.
+    with pytest.raises(ValueError, match=r"array is too big"):
         opkit.raw_ops.BroadcastTo(input=np.array([1], dtype=np.int32),
                                   shape=np.arange(21))
 
@@ -92,7 +93,7 @@ def test_tfsa_2022_152_list_attr_given_as_a_2d_tensor():
     # extract_volume_patches(ksizes=<a 2-D qint16 tensor>) handed the
     # list(int) attr parser a null value.
     ksizes = np.array([[1, 4], [5, 2]], dtype=np.int16)
-    with raises_any_error(r"ksizes"):
+    with raises("InvalidArgument", r"'ksizes' expects a list of int"):
         opkit.raw_ops.ExtractImagePatches(
             images=np.ones([1, 2, 2, 1], np.float32), ksizes=ksizes,
             strides=ksizes, rates=[1, 1, 1, 1], padding="VALID")
