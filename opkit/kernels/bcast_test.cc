@@ -42,5 +42,18 @@ TEST(BCastTest, OutputTooLargeIsInvalid) {
   EXPECT_TRUE(BCast(TensorShape({big, 1}), TensorShape({1, 0})).valid());
 }
 
+TEST(BCastTest, MoreThanInt32MaxElements) {
+  // TFSA-2022-153: a scalar broadcast against [2, 1024, 1024, 1024] (2^31
+  // elements, one past int32) must keep every size exact.
+  const TensorShape big({2, 1024, 1024, 1024});
+  BCast b(TensorShape({}), big);
+  ASSERT_TRUE(b.valid());
+  EXPECT_EQ(b.output_shape(), big);
+  EXPECT_EQ(b.output_shape().num_elements(), int64_t{1} << 31);
+  EXPECT_EQ(b.x_reshape(), (BCast::Vec{1, 1, 1, 1}));
+  EXPECT_EQ(b.x_bcast(), (BCast::Vec{2, 1024, 1024, 1024}));
+  EXPECT_EQ(b.y_bcast(), (BCast::Vec{1, 1, 1, 1}));
+}
+
 }  // namespace
 }  // namespace opkit

@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/kernels/cwise_ops_common.h"
 #include "opkit/testing/kernel_test_util.h"
 #include "opkit/runtime/eager_context.h"
 #include "opkit/testing/status_matchers.h"
@@ -258,6 +259,20 @@ TEST_F(BinaryOpsTest, Atan2TakesYFirst) {
   EXPECT_THAT(Values<double>(d), ElementsAre(::testing::DoubleNear(0.4636476090008061, 1e-15),
                                              ::testing::DoubleNear(0.7853981633974483, 1e-15)));
   EXPECT_FALSE(RunStatus("Atan2", I({1}, TensorShape({1})), I({1}, TensorShape({1}))).ok());
+}
+
+TEST(BroadcastLayoutTest, MoreThanInt32MaxElements) {
+  // TFSA-2022-150: Mul of [1, 2500000000] and [2, 1, 1] broadcasts to 5e9
+  // elements; TensorFlow's kernel sized the broadcast in int32 and crashed.
+  // Every count and stride here must stay exact (the Python proof of
+  // concept itself needs a 2.5 GB input).
+  BCast b(TensorShape({1, 2500000000}), TensorShape({2, 1, 1}));
+  ASSERT_TRUE(b.valid());
+  EXPECT_EQ(b.output_shape(), TensorShape({2, 1, 2500000000}));
+  const internal::BroadcastLayout l = internal::MakeBroadcastLayout(b);
+  EXPECT_EQ(l.out, (std::vector<int64_t>{2, 2500000000}));
+  EXPECT_EQ(l.x_stride, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(l.y_stride, (std::vector<int64_t>{1, 0}));
 }
 
 }  // namespace
