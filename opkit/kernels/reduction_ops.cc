@@ -161,7 +161,13 @@ Status ReadAxes(const Tensor& axes, int rank, std::vector<bool>* bitmap) {
       return errors::InvalidArgument("Invalid reduction dimension (", axis,
                                      " for input with ", rank, " dimension(s)");
     }
-    (*bitmap)[axis < 0 ? axis + rank : axis] = true;
+    const int64_t index = axis < 0 ? axis + rank : axis;
+    if ((*bitmap)[index]) {
+      return errors::InvalidArgument(
+          "Invalid reduction arguments: Axes contains duplicate dimension: ", index,
+          "; list each axis of reduction_indices once");
+    }
+    (*bitmap)[index] = true;
   }
   return OkStatus();
 }

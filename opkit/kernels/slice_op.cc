@@ -1,5 +1,7 @@
-// Slice and StridedSlice on CPU: a type-generic strided copy of the box the
-// slice spec selects (see array_kernel_util.h and opkit/shape/strided_slice.h).
+// Slice, StridedSlice and StridedSliceGrad on CPU: a type-generic strided
+// copy of the box the slice spec selects, out of the input (or, for the
+// gradient, into zeros of the input's shape); see array_kernel_util.h and
+// opkit/shape/strided_slice.h.
 #include <vector>
 
 #include "opkit/kernel/op_kernel.h"
@@ -123,6 +125,86 @@ class StridedSliceOp : public OpKernel {
   internal::StridedSliceSpec spec_;
 };
 
+// StridedSliceGrad: zeros of `shape` with dy written into the elements the
+// same slice of an input of that shape would read. The slice spec goes
+// through ComputeStridedSlice as StridedSlice's does, so both accept and
+// refuse the same specs.
+class StridedSliceGradOp : public OpKernel {
+ public:
+  explicit StridedSliceGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("begin_mask", &spec_.begin_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("end_mask", &spec_.end_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ellipsis_mask", &spec_.ellipsis_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("new_axis_mask", &spec_.new_axis_mask));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shrink_axis_mask", &spec_.shrink_axis_mask));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& shape_t = ctx->input(0);
+    const Tensor& begin_t = ctx->input(1);
+    const Tensor& end_t = ctx->input(2);
+    const Tensor& strides_t = ctx->input(3);
+    const Tensor& dy = ctx->input(4);
+    OP_REQUIRES(ctx, shape_t.dims() == 1,
+                errors::InvalidArgument(
+                    "StridedSliceGrad: shape must be a vector (the shape of the sliced "
+                    "input), but has shape ",
+                    shape_t.shape().DebugString()));
+    std::vector<int64_t> in_dims;
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(shape_t, "shape", &in_dims));
+    TensorShape in_shape;
+    Status s = TensorShape::BuildTensorShape(in_dims, &in_shape);
+    OP_REQUIRES(ctx, s.ok(),
+                errors::InvalidArgument("StridedSliceGrad: shape is not a valid tensor shape: ",
+                                        s.message()));
+    OP_REQUIRES(ctx,
+                begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
+                    begin_t.NumElements() == strides_t.NumElements() &&
+                    end_t.NumElements() == strides_t.NumElements(),
+                errors::InvalidArgument(
+                    "Expected begin, end, and strides to be 1D equal size tensors, "
+                    "but got shapes ",
+                    begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
+                    ", and ", strides_t.shape().DebugString(), " instead."));
+    internal::StridedSliceSpec spec = spec_;
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(begin_t, "begin", &spec.begin));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(end_t, "end", &spec.end));
+    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(strides_t, "strides", &spec.strides));
+    internal::StridedSliceResult r;
+    OP_REQUIRES_OK(ctx, internal::ComputeStridedSlice(in_dims, spec, &r));
+    TensorShape final_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(r.final_shape, &final_shape));
+    OP_REQUIRES(ctx, dy.shape() == final_shape,
+                errors::InvalidArgument("shape of dy was ", dy.shape().DebugString(),
+                                        " instead of ", final_shape.DebugString(),
+                                        ", the shape of this slice of an input of shape ",
+                                        in_shape.DebugString()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
+    internal::SetZero(out);
+    if (dy.NumElements() == 0) return;
+    const int rank = in_shape.dims();
+    const std::vector<int64_t> out_strides = internal::RowMajorStrides(in_shape);
+    TensorShape box_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(r.processing_shape, &box_shape));
+    const std::vector<int64_t> src_strides = internal::RowMajorStrides(box_shape);
+    std::vector<int64_t> dst_strides(rank);
+    int64_t offset = 0;
+    for (int i = 0; i < rank; ++i) {
+      offset += r.begin[i] * out_strides[i];
+      // A dimension written once needs no stride (and a huge step would
+      // overflow).
+      dst_strides[i] = r.processing_shape[i] <= 1 ? 0 : out_strides[i] * r.strides[i];
+    }
+    internal::StridedCopy(dy.dtype(), dy.data(), src_strides.data(),
+                          internal::MutableElementAddress(out, offset), dst_strides.data(),
+                          r.processing_shape.data(), rank, ctx);
+  }
+
+ private:
+  internal::StridedSliceSpec spec_;
+};
+
 REGISTER_KERNEL_BUILDER(Name("Slice")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", internal::ArrayKernelTypes())
@@ -136,6 +218,14 @@ REGISTER_KERNEL_BUILDER(Name("StridedSlice")
                             .HostMemory("end")
                             .HostMemory("strides"),
                         StridedSliceOp);
+REGISTER_KERNEL_BUILDER(Name("StridedSliceGrad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", internal::ArrayKernelTypes())
+                            .HostMemory("shape")
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides"),
+                        StridedSliceGradOp);
 
 }  // namespace
 }  // namespace opkit

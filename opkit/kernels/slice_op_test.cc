@@ -194,5 +194,102 @@ TEST_F(SliceOpTest, StridedSliceErrors) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("fewer than 32 elements")));
 }
 
+// StridedSliceGrad must be the adjoint of StridedSlice: slicing a tensor of
+// distinct values 1, 2, 3, ... tells where each slice element came from, and
+// the gradient must put dy exactly there and zeros elsewhere.
+class StridedSliceGradTest : public OpTest {
+ protected:
+  void ExpectAdjoint(const TensorShape& shape, const Tensor& begin, const Tensor& end,
+                     const Tensor& strides, const EagerAttrs& masks);
+};
+
+void StridedSliceGradTest::ExpectAdjoint(const TensorShape& shape, const Tensor& begin,
+                                         const Tensor& end, const Tensor& strides,
+                                         const EagerAttrs& masks) {
+  Tensor x(DT_DOUBLE, shape);
+  for (int64_t i = 0; i < x.NumElements(); ++i) x.flat<double>()(i) = i + 1;
+  std::vector<Tensor> fwd;
+  ASSERT_THAT(ctx_->Run("StridedSlice", {x, begin, end, strides}, masks, &fwd), IsOk());
+  Tensor dy(DT_DOUBLE, fwd[0].shape());
+  for (int64_t i = 0; i < dy.NumElements(); ++i) dy.flat<double>()(i) = 100 + 10 * i;
+  Tensor shape_t(begin.dtype(), TensorShape({shape.dims()}));
+  for (int d = 0; d < shape.dims(); ++d) {
+    if (begin.dtype() == DT_INT32) {
+      shape_t.flat<int32>()(d) = static_cast<int32>(shape.dim_size(d));
+    } else {
+      shape_t.flat<int64>()(d) = shape.dim_size(d);
+    }
+  }
+  std::vector<Tensor> grad;
+  ASSERT_THAT(ctx_->Run("StridedSliceGrad", {shape_t, begin, end, strides, dy}, masks, &grad),
+              IsOk());
+  ASSERT_EQ(grad[0].shape(), shape);
+  std::vector<double> want(x.NumElements(), 0.0);
+  for (int64_t i = 0; i < dy.NumElements(); ++i) {
+    want[static_cast<int64_t>(fwd[0].flat<double>()(i)) - 1] += dy.flat<double>()(i);
+  }
+  EXPECT_THAT(Values<double>(grad[0]), ::testing::ElementsAreArray(want));
+}
+
+TEST_F(SliceOpTest, StridedSliceGradByHand) {
+  // x[1:3, ::2] of a 3x4 input: dy lands on (1,0), (1,2), (2,0), (2,2).
+  ASSERT_THAT(Run("StridedSliceGrad",
+                  {I32({3, 4}), I32({1, 0}), I32({3, 0}), I32({1, 2}),
+                   AsTensor<float>({1, 2, 3, 4}, TensorShape({2, 2}))},
+                  Masks(0, 2, 0, 0, 0)),
+              IsOk());
+  EXPECT_EQ(out_[0].shape(), TensorShape({3, 4}));
+  EXPECT_THAT(Values<float>(out_[0]), ElementsAre(0, 0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0));
+}
+
+TEST_F(StridedSliceGradTest, IsTheAdjointOfStridedSliceForEveryMask) {
+  const TensorShape s({3, 4, 5});
+  // x[::-1, 1:4:2, -2:] with begin/end masks.
+  ExpectAdjoint(s, I32({0, 1, -2}), I32({0, 4, 0}), I32({-1, 2, 1}),
+                              Masks(1, 5, 0, 0, 0));
+  // x[1, ..., ::-2]: shrink, ellipsis, negative stride (int64 spec).
+  ExpectAdjoint(s, I64({1, 0, 0}), I64({2, 0, 0}), I64({1, 1, -2}),
+                              Masks(4, 4, 2, 0, 1));
+  // x[tf.newaxis, :, 2, tf.newaxis, 3:0:-1]: new axes and a shrunk middle.
+  ExpectAdjoint(s, I32({0, 0, 2, 0, 3}), I32({0, 0, 3, 0, 0}),
+                              I32({1, 1, 1, 1, -1}), Masks(2, 2, 0, 9, 4));
+  // An empty slice gives all zeros; the whole input gives dy back.
+  ExpectAdjoint(s, I32({2}), I32({1}), I32({1}), Masks(0, 0, 0, 0, 0));
+  ExpectAdjoint(s, I32({0}), I32({0}), I32({1}), Masks(1, 1, 0, 0, 0));
+}
+
+TEST_F(SliceOpTest, StridedSliceGradStrings) {
+  ASSERT_THAT(Run("StridedSliceGrad", {I32({3}), I32({2}), I32({0}), I32({-2}),
+                                       Strings({"c", "a"}, TensorShape({2}))},
+                  Masks(0, 1, 0, 0, 0)),
+              IsOk());
+  EXPECT_THAT(Values<tstring>(out_[0]), ElementsAre("a", "", "c"));
+}
+
+TEST_F(SliceOpTest, StridedSliceGradErrors) {
+  const Tensor dy = AsTensor<float>({1, 2}, TensorShape({2}));
+  // dy of another shape than the slice.
+  EXPECT_THAT(Run("StridedSliceGrad", {I32({2, 3}), I32({0}), I32({1}), I32({1}), dy}),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("shape of dy was [2] instead of [1,3]")));
+  // shape not a vector, or with a negative size.
+  EXPECT_THAT(Run("StridedSliceGrad", {AsTensor<int32>({2}, TensorShape({})), I32({0}),
+                                       I32({2}), I32({1}), dy}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("shape must be a vector")));
+  EXPECT_THAT(Run("StridedSliceGrad", {I32({-2}), I32({0}), I32({2}), I32({1}), dy}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("shape is not a valid tensor shape")));
+  // The forward op's spec checks apply.
+  EXPECT_THAT(Run("StridedSliceGrad", {I32({2}), I32({0}), I32({2}), I32({0}), dy}),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("strides[0] must be non-zero")));
+  EXPECT_THAT(Run("StridedSliceGrad", {I32({2}), I32({5}), I32({6}), I32({1}),
+                                       AsTensor<float>({1}, TensorShape({}))},
+                  Masks(0, 0, 0, 0, 1)),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("slice index 5 of dimension 0 out of bounds.")));
+  EXPECT_THAT(Run("StridedSliceGrad", {I32({2}), I32({0, 0}), I32({1}), I32({1}), dy}),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("Expected begin, end, and strides to be 1D equal size")));
+}
+
 }  // namespace
 }  // namespace opkit

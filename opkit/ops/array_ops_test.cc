@@ -33,8 +33,9 @@ TEST(ArrayOpsTest, EveryOpIsRegistered) {
   for (const char* name :
        {"Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN",
         "StopGradient", "Reshape", "Transpose", "ConcatV2", "Pack", "Unpack", "Split",
-        "SplitV", "Slice", "StridedSlice", "Shape", "Size", "Rank", "Fill", "ZerosLike",
-        "OnesLike", "ExpandDims", "Squeeze", "Tile", "GatherV2", "Range", "OneHot", "Pad"}) {
+        "SplitV", "Slice", "StridedSlice", "StridedSliceGrad", "Shape", "Size", "Rank",
+        "Fill", "ZerosLike", "OnesLike", "ExpandDims", "Squeeze", "Tile", "GatherV2",
+        "Range", "OneHot", "Pad"}) {
     const OpDef* def = nullptr;
     EXPECT_THAT(OpRegistry::Global()->LookUpOpDef(name, &def), testing::IsOk()) << name;
   }
@@ -209,6 +210,16 @@ TEST(ArrayOpsShapeTest, StridedSlice) {
   Tensor s0 = Vec<int32>({0});
   zero.input_tensors = {nullptr, &b1, &e1, &s0};
   INFER_ERROR("strides[0] must be non-zero", zero, "[5];[1];[1];[1]");
+}
+
+TEST(ArrayOpsShapeTest, StridedSliceGradHasTheShapeInput) {
+  ShapeInferenceTestOp op("StridedSliceGrad");
+  INFER_OK(op, "[2];[1];[1];[1];?", "[?,?]");
+  INFER_OK(op, "?;[1];[1];[1];?", "?");
+  Tensor shape = Vec<int32>({3, 4});
+  op.input_tensors = {&shape};
+  INFER_OK(op, "[2];[1];[1];[1];[1,4]", "[3,4]");
+  INFER_ERROR("Shape must be rank 1 but is rank 2", op, "[2,1];[1];[1];[1];?");
 }
 
 TEST(ArrayOpsShapeTest, ShapeSizeRank) {

@@ -1,7 +1,7 @@
 // Built-in array ops that cut and join tensors: ConcatV2, Pack, Unpack,
-// Split, SplitV, Slice, StridedSlice and GatherV2. OpDefs are TensorFlow's;
-// shape functions follow TensorFlow's behaviour and messages without
-// aborting on what a graph supplies.
+// Split, SplitV, Slice, StridedSlice (and its gradient StridedSliceGrad) and
+// GatherV2. OpDefs are TensorFlow's; shape functions follow TensorFlow's
+// behaviour and messages without aborting on what a graph supplies.
 #include <cstdint>
 #include <vector>
 
@@ -383,6 +383,29 @@ REGISTER_OP("StridedSlice")
     .Attr("new_axis_mask: int = 0")
     .Attr("shrink_axis_mask: int = 0")
     .SetShapeFn(StridedSliceShape);
+
+// The gradient of StridedSlice: dy (of the slice's shape) scattered into
+// zeros of the sliced input's shape, which the first input gives.
+REGISTER_OP("StridedSliceGrad")
+    .Input("shape: Index")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("dy: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .Attr("begin_mask: int = 0")
+    .Attr("end_mask: int = 0")
+    .Attr("ellipsis_mask: int = 0")
+    .Attr("new_axis_mask: int = 0")
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle out;
+      OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &out));
+      c->set_output(0, out);
+      return Status::OK();
+    });
 
 REGISTER_OP("GatherV2")
     .Input("params: Tparams")

@@ -1,5 +1,7 @@
 // Built-in math ops: element-wise arithmetic, comparisons, logic, selection,
-// casts, reductions and matrix products. OpDefs are TensorFlow's for the same
+// casts, reductions, segment reductions, matrix products, and the gradient
+// ops TensorFlow's gradient functions build on (SigmoidGrad, ...,
+// BroadcastGradientArgs). OpDefs are TensorFlow's for the same
 // names (ops_conformance_test checks them against TensorFlow's ops.pbtxt);
 // the shape functions behave as TensorFlow's and report bad shapes, axes and
 // constant inputs as InvalidArgument.
@@ -189,6 +191,38 @@ Status ArgOpShape(InferenceContext* c) {
   return OkStatus();
 }
 
+// BroadcastGradientArgs: two shape vectors in, two index vectors of unknown
+// length out.
+Status BroadcastGradientArgsShape(InferenceContext* c) {
+  ShapeHandle unused;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &unused));
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &unused));
+  c->set_output(0, c->Vector(InferenceContext::kUnknownDim));
+  c->set_output(1, c->Vector(InferenceContext::kUnknownDim));
+  return OkStatus();
+}
+
+// UnsortedSegment*: segment_ids' shape is a prefix of data's; the output is
+// [num_segments] followed by data's dimensions after that prefix.
+Status UnsortedSegmentReductionShape(InferenceContext* c) {
+  ShapeHandle data = c->input(0);
+  ShapeHandle ids = c->input(1);
+  ShapeHandle unused;
+  OPKIT_RETURN_IF_ERROR(c->WithRank(c->input(2), 0, &unused));
+  if (!c->RankKnown(ids)) {
+    c->set_output(0, c->UnknownShape());
+    return OkStatus();
+  }
+  OPKIT_RETURN_IF_ERROR(c->MergePrefix(data, ids, &data, &ids));
+  DimensionHandle num_segments;
+  OPKIT_RETURN_IF_ERROR(c->MakeDimForScalarInput(2, &num_segments));
+  ShapeHandle suffix, out;
+  OPKIT_RETURN_IF_ERROR(c->Subshape(data, c->Rank(ids), &suffix));
+  OPKIT_RETURN_IF_ERROR(c->Concatenate(c->Vector(num_segments), suffix, &out));
+  c->set_output(0, out);
+  return OkStatus();
+}
+
 }  // namespace
 
 // --- Element-wise arithmetic ---------------------------------------------
@@ -362,6 +396,36 @@ REGISTER_OP("Ceil")
 #undef OPKIT_UNARY_OP
 #undef OPKIT_UNARY_COMPLEX_OP
 
+// --- Gradients of element-wise unary ops -----------------------------------
+
+// The gradient of y = f(x) written in terms of y (not x) and the incoming
+// gradient dy; y and dy have one shape, which is the output's.
+#define OPKIT_UNARY_GRAD_OP(name)                                          \
+  REGISTER_OP(name)                                                        \
+      .Input("y: T")                                                       \
+      .Input("dy: T")                                                      \
+      .Output("z: T")                                                      \
+      .Attr("T: {bfloat16, half, float, double, complex64, complex128}")   \
+      .SetShapeFn(shape_inference::MergeBothInputsShapeFn)
+
+OPKIT_UNARY_GRAD_OP("SigmoidGrad");
+OPKIT_UNARY_GRAD_OP("TanhGrad");
+OPKIT_UNARY_GRAD_OP("SqrtGrad");
+OPKIT_UNARY_GRAD_OP("RsqrtGrad");
+OPKIT_UNARY_GRAD_OP("ReciprocalGrad");
+
+#undef OPKIT_UNARY_GRAD_OP
+
+// BroadcastGradientArgs: for the shapes s0 and s1 of a broadcasting binary
+// op's inputs, the output dimensions each input's gradient is summed over.
+REGISTER_OP("BroadcastGradientArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Output("r1: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(BroadcastGradientArgsShape);
+
 // --- Comparisons and logic -------------------------------------------------
 
 #define OPKIT_COMPARISON_OP(name)      \
@@ -495,5 +559,25 @@ OPKIT_ARG_OP("ArgMax");
 OPKIT_ARG_OP("ArgMin");
 
 #undef OPKIT_ARG_OP
+
+// --- Segment reductions ------------------------------------------------------
+
+#define OPKIT_UNSORTED_SEGMENT_OP(name, types)                 \
+  REGISTER_OP(name)                                            \
+      .Input("data: T")                                        \
+      .Input("segment_ids: Tindices")                          \
+      .Input("num_segments: Tnumsegments")                     \
+      .Output("output: T")                                     \
+      .Attr("T: " types)                                       \
+      .Attr("Tindices: {int32,int64}")                         \
+      .Attr("Tnumsegments: {int32,int64} = DT_INT32")          \
+      .SetShapeFn(UnsortedSegmentReductionShape)
+
+OPKIT_UNSORTED_SEGMENT_OP("UnsortedSegmentSum", "numbertype");
+OPKIT_UNSORTED_SEGMENT_OP("UnsortedSegmentProd", "numbertype");
+OPKIT_UNSORTED_SEGMENT_OP("UnsortedSegmentMax", "realnumbertype");
+OPKIT_UNSORTED_SEGMENT_OP("UnsortedSegmentMin", "realnumbertype");
+
+#undef OPKIT_UNSORTED_SEGMENT_OP
 
 }  // namespace opkit

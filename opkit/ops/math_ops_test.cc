@@ -23,7 +23,9 @@ TEST(MathOpsShapeTest, EveryOpIsRegistered) {
         "Exp", "Log", "Tanh", "Sigmoid", "MatMul", "BatchMatMulV2", "Cast", "Equal",
         "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
         "LogicalOr", "LogicalNot", "Select", "SelectV2", "Sum", "Mean", "Max", "Min",
-        "Prod", "ArgMax", "ArgMin"}) {
+        "Prod", "ArgMax", "ArgMin", "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad",
+        "ReciprocalGrad", "BroadcastGradientArgs", "UnsortedSegmentSum",
+        "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin"}) {
     const OpDef* def = nullptr;
     EXPECT_THAT(OpRegistry::Global()->LookUpOpDef(name, &def), IsOk()) << name;
   }
@@ -196,6 +198,41 @@ TEST(MathOpsShapeTest, Reductions) {
     zero.flat<int64>()(0) = 0;
     keep.input_tensors = {nullptr, &zero};
     INFER_OK(keep, "[2,3];[1]", "[1,d0_1]");
+  }
+}
+
+TEST(MathOpsShapeTest, UnaryGradsMergeYAndDy) {
+  for (const char* name :
+       {"SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"}) {
+    SCOPED_TRACE(name);
+    ShapeInferenceTestOp op(name);
+    INFER_OK(op, "?;?", "in0|in1");
+    INFER_OK(op, "[1,?];[?,2]", "[d0_0,d1_1]");
+    INFER_ERROR("Dimension 1 in both shapes must be equal, but are 3 and 2", op,
+                "[2,3];[2,2]");
+  }
+}
+
+TEST(MathOpsShapeTest, BroadcastGradientArgs) {
+  ShapeInferenceTestOp op("BroadcastGradientArgs");
+  INFER_OK(op, "?;?", "[?];[?]");
+  INFER_OK(op, "[3];[2]", "[?];[?]");
+  INFER_ERROR("Shape must be rank 1 but is rank 2", op, "[3,1];[2]");
+}
+
+TEST(MathOpsShapeTest, UnsortedSegmentReductions) {
+  for (const char* name : {"UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax",
+                           "UnsortedSegmentMin"}) {
+    SCOPED_TRACE(name);
+    ShapeInferenceTestOp op(name);
+    INFER_OK(op, "?;?;?", "?");
+    INFER_OK(op, "[3,4,5];[3];?", "[?,d0_1,d0_2]");
+    INFER_OK(op, "[3,4,5];[?,4];[]", "[?,d0_2]");
+    INFER_ERROR("Shape must be rank 0 but is rank 1", op, "[3,4];[3];[1]");
+    INFER_ERROR("Dimensions must be equal, but are 3 and 2", op, "[3,4];[2];[]");
+    Tensor num(int64{7});
+    op.input_tensors = {nullptr, nullptr, &num};
+    INFER_OK(op, "[3,4,5];[3,4];[]", "[7,d0_2]");
   }
 }
 
