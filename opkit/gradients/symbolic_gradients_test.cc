@@ -47,7 +47,7 @@ std::vector<float> Values(const Tensor& t) {
   return v;
 }
 
-std::vector<Tensor> Run(const GraphDef& g, std::vector<std::pair<std::string, Tensor>> feeds,
+std::vector<Tensor> RunGraph(const GraphDef& g, std::vector<std::pair<std::string, Tensor>> feeds,
                         const std::vector<std::string>& fetches) {
   auto session = Session::New();
   EXPECT_THAT(session.status(), IsOk());
@@ -68,7 +68,7 @@ TEST(SymbolicGradientsTest, SumsOverEveryPath) {
   ASSERT_THAT(AddSymbolicGradients(&g, {y.name()}, {x.name()}, {}, &dx), IsOk());
   ASSERT_EQ(dx.size(), 1u);
   EXPECT_THAT(dx[0], HasSubstr("gradients/"));
-  const auto out = Run(g, {{x.name(), Vec({1, -2, 0.5})}}, dx);
+  const auto out = RunGraph(g, {{x.name(), Vec({1, -2, 0.5})}}, dx);
   EXPECT_THAT(Values(out[0]), ElementsAre(3, -3, 2));
 }
 
@@ -86,14 +86,14 @@ TEST(SymbolicGradientsTest, StopGradientAndUnconnectedInputs) {
               IsOk());
   ASSERT_EQ(dx.size(), 2u);
   EXPECT_EQ(dx[1], "");
-  auto out = Run(with_none, {{x.name(), Vec({4, 5})}}, {dx[0]});
+  auto out = RunGraph(with_none, {{x.name(), Vec({4, 5})}}, {dx[0]});
   EXPECT_THAT(Values(out[0]), ElementsAre(1, 1));
 
   SymbolicGradientOptions zero;
   zero.unconnected_zero = true;
   ASSERT_THAT(AddSymbolicGradients(&g, {y.name()}, {x.name(), z.name()}, {}, &dx, zero),
               IsOk());
-  out = Run(g, {{x.name(), Vec({4, 5})}, {z.name(), Vec({7, 7, 7})}}, {dx[1]});
+  out = RunGraph(g, {{x.name(), Vec({4, 5})}, {z.name(), Vec({7, 7, 7})}}, {dx[1]});
   EXPECT_THAT(Values(out[0]), ElementsAre(0, 0, 0));
 }
 
@@ -106,7 +106,7 @@ TEST(SymbolicGradientsTest, GradYsSeedTheBackprop) {
   ASSERT_THAT(b.status(), IsOk());
   std::vector<std::string> dx;
   ASSERT_THAT(AddSymbolicGradients(&g, {y.name()}, {x.name()}, {dy.name()}, &dx), IsOk());
-  const auto out = Run(g, {{x.name(), Vec({1, 2})}, {dy.name(), Vec({10, 100})}}, dx);
+  const auto out = RunGraph(g, {{x.name(), Vec({1, 2})}, {dy.name(), Vec({10, 100})}}, dx);
   EXPECT_THAT(Values(out[0]), ElementsAre(20, 400));
   EXPECT_THAT(AddSymbolicGradients(&g, {y.name()}, {x.name()}, {dy.name(), dy.name()}, &dx),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("one gradient per y")));

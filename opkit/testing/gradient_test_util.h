@@ -56,7 +56,7 @@ inline double GradientError(const std::vector<Tensor>& xs, const GraphFn& f) {
   std::vector<Output> in;
   std::vector<std::string> names;
   for (const Tensor& x : xs) {
-    in.push_back(b.Add("Placeholder", {}, {{"dtype", Attr(x.dtype())}}));
+    in.push_back(b.Add("Placeholder", {}, {{"dtype", ::opkit::Attr(x.dtype())}}));
     names.push_back(in.back().name());
   }
   const Output y = f(b, in);

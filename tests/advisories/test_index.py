@@ -61,3 +61,16 @@ def test_every_advisory_test_is_indexed():
     for name in _python_tests():
         if name.startswith("test_tfsa_"):
             assert name in indexed, f"{name} is not in README.md"
+
+
+def test_the_root_readme_counts_match_the_index():
+    rows = _rows()
+    applicable = [r for r in rows if not r[2].startswith("not applicable")]
+    covered = [r for r in applicable if re.search(r"`(test_\w+|\w+\.\w+)`", r[2])]
+    text = (ROOT / "README.md").read_text()
+    m = re.search(r"(\d+) of the (\d+) applicable advisories have a regression test "
+                  r"\((\d+) advisories in all", text)
+    assert m, "README.md's Reliability section has no advisory counts"
+    assert tuple(int(g) for g in m.groups()) == (len(covered), len(applicable), len(rows)), (
+        f"README.md says {m.group(0)!r}; the index has {len(covered)} covered, "
+        f"{len(applicable)} applicable, {len(rows)} in all")
