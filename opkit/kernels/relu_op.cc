@@ -6,11 +6,13 @@
 //
 // The gradient ops take the incoming gradients and the forward op's features
 // (Relu, Relu6, LeakyRelu) or outputs (Elu, Selu), of one shape:
-//   ReluGrad       g where features > 0, else 0
-//   Relu6Grad      g where 0 < features < 6, else 0
+//   ReluGrad       g * (features > 0)
+//   Relu6Grad      g * (0 < features < 6)
 //   LeakyReluGrad  g where features > 0, else alpha * g
 //   EluGrad        g where outputs >= 0, else g * (outputs + 1)
 //   SeluGrad       g * scale where outputs >= 0, else g * (outputs + scale * alpha)
+// ReluGrad and Relu6Grad multiply by the mask, as TensorFlow's kernels do, so
+// a NaN gradient stays NaN where the mask is 0.
 #include <type_traits>
 
 #include "opkit/kernel/op_kernel.h"
@@ -74,7 +76,7 @@ struct ReluGradFunctor {
   static constexpr const char* kSecondInput = "features";
   template <typename G, typename A>
   auto operator()(const G& g, const A& a, T) const {
-    return (a > a.constant(T(0))).select(g, g.constant(T(0)));
+    return g * (a > a.constant(T(0))).template cast<T>();
   }
 };
 
@@ -83,8 +85,8 @@ struct Relu6GradFunctor {
   static constexpr const char* kSecondInput = "features";
   template <typename G, typename A>
   auto operator()(const G& g, const A& a, T) const {
-    return ((a > a.constant(T(0))) && (a < a.constant(T(6))))
-        .select(g, g.constant(T(0)));
+    return g * ((a > a.constant(T(0))) && (a < a.constant(T(6))))
+                   .template cast<T>();
   }
 };
 

@@ -283,6 +283,14 @@ TEST_F(ActivationGradTest, AtTheKinks) {
               ::testing::ElementsAre(0, 2));
   EXPECT_THAT(RunGrad("Relu6Grad", g, test::AsTensor<double>({0.0, 6.0})),
               ::testing::ElementsAre(0, 0));
+  // A NaN gradient stays NaN where the mask is 0 (a product, as TensorFlow).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const char* op : {"ReluGrad", "Relu6Grad"}) {
+    const std::vector<double> got =
+        RunGrad(op, test::AsTensor<double>({nan}), test::AsTensor<double>({-1.0}));
+    ASSERT_EQ(got.size(), 1u) << op;
+    EXPECT_TRUE(std::isnan(got[0])) << op;
+  }
   EXPECT_THAT(RunGrad("LeakyReluGrad", g, test::AsTensor<double>({0.0, 1.0})),
               ::testing::ElementsAre(::testing::DoubleNear(0.4, 1e-7), 2));
   EXPECT_THAT(RunGrad("EluGrad", g, test::AsTensor<double>({0.0, -0.5})),

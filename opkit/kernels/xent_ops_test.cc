@@ -17,6 +17,7 @@ using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
+using ::testing::FloatNear;
 using ::testing::HasSubstr;
 
 using XentTest = test::EagerOpTest;
@@ -70,7 +71,7 @@ TEST_F(XentTest, DenseBroadcastsToAMatrix) {
               IsOk());
   EXPECT_EQ(out_[1].shape(), TensorShape({2, 2}));
   EXPECT_THAT(test::Values<float>(out_[0]),
-              ElementsAre(DoubleNear(std::log(2.0), 1e-6), DoubleNear(std::log(2.0), 1e-6)));
+              ElementsAre(FloatNear(std::log(2.f), 1e-6f), FloatNear(std::log(2.f), 1e-6f)));
   EXPECT_THAT(test::Values<float>(out_[1]), ElementsAre(-0.5, 0.5, -0.5, 0.5));
   // A vector of logits against a column of label rows: [3] and [2,1].
   ASSERT_THAT(Run("SoftmaxCrossEntropyWithLogits",

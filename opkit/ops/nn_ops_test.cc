@@ -339,7 +339,7 @@ TEST(NnOpsShapeTest, SoftmaxCrossEntropyWithLogits) {
   INFER_OK(op, "[3];[2,1]", "[d1_0];[d1_0,d0_0]");
   INFER_ERROR("must broadcast to a matrix [batch, classes], but broadcast to rank 3",
               op, "[2,2,3];[2,2,3]");
-  INFER_ERROR("Incompatible shapes", op, "[2,3];[2,4]");
+  INFER_ERROR("Dimensions must be equal, but are 3 and 4", op, "[2,3];[2,4]");
 }
 
 TEST(NnOpsShapeTest, SparseSoftmaxCrossEntropyWithLogits) {
