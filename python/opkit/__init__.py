@@ -29,6 +29,11 @@ from opkit import config  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import RunOptions, Session  # noqa: E402
 from opkit.graph import load_graph  # noqa: E402
+from opkit.dtypes import DType, as_dtype  # noqa: E402
+from opkit.dtypes import (  # noqa: E402,F401 (re-exported TensorFlow names)
+    float16, half, float32, float64, double, bfloat16, int8, int16, int32,
+    int64, uint8, uint16, uint32, uint64, bool, string, complex64, complex128,
+    resource, variant)
 
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).
@@ -62,4 +67,4 @@ __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config
            "ResourceTensor", "VariantTensor",
            "load_graph",
            "load_op_library", "unload_op_library", "RegisterGradient",
-           "gradients"]
+           "gradients", "DType", "as_dtype"] + list(dtypes._PUBLIC_DTYPES)
