@@ -21,7 +21,8 @@ opkit.sysconfig (compiler and linker flags for op libraries),
 opkit.config.threading (thread counts, as tf.config.threading),
 opkit.framework (Graph, Operation, Tensor, Variable: graph building),
 opkit.nn and the TensorFlow-named functions at the top level (constant,
-placeholder, matmul, reduce_sum, ...; opkit/array_ops.py), DTypes as opkit.float32, opkit.int32, ...
+placeholder, matmul, reduce_sum, ...; opkit/array_ops.py), opkit.test
+(TestCase, main), DTypes as opkit.float32, opkit.int32, ...
 """
 
 from opkit import _opkit
@@ -54,6 +55,7 @@ from opkit.array_ops import (  # noqa: E402
     reshape, transpose, matmul, reduce_sum, reduce_mean, zeros_like, ones_like)
 from opkit import array_ops  # noqa: E402
 from opkit import nn  # noqa: E402
+from opkit import test  # noqa: E402
 
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).
@@ -91,7 +93,7 @@ def _add_tensorflow_module_paths():
         "python": None, "python.framework": None, "python.platform": None,
         "python.ops": None,
         "python.framework.ops": framework, "python.framework.dtypes": dtypes,
-        "python.framework.errors": errors,
+        "python.framework.errors": errors, "python.platform.test": test,
         "python.ops.nn": nn, "python.ops.array_ops": array_ops,
         "python.ops.math_ops": array_ops, "python.client.session": session,
     }
@@ -121,7 +123,7 @@ __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config
            "executing_eagerly", "name_scope", "control_dependencies", "group",
            "global_variables", "trainable_variables",
            "global_variables_initializer", "variables_initializer",
-           "DType", "as_dtype", "nn", "array_ops"] + list(
+           "DType", "as_dtype", "nn", "test", "array_ops"] + list(
                dtypes._PUBLIC_DTYPES) + [
            "constant", "placeholder", "identity", "cast", "add", "subtract",
            "multiply", "divide", "reshape", "transpose", "matmul", "reduce_sum",
