@@ -292,7 +292,7 @@ def test_graph_variable_and_control_dependencies():
         assert opkit.global_variables() == [v]
     assert y.shape == [1, 1]
     with opkit.Session(graph=g) as sess:
-        sess.run(opkit.global_variables_initializer() if False else v.initializer)
+        sess.run(v.initializer)
         np.testing.assert_array_equal(sess.run(y), [[3]])
         np.testing.assert_array_equal(sess.run(step), [[10, 20]])
         np.testing.assert_array_equal(sess.run(v), [[10, 20]])
@@ -305,15 +305,17 @@ def test_default_graph_is_per_thread():
     done = threading.Event()
 
     def other_thread():
-        inside.wait()
-        seen["value"] = opkit.ops.relu(np.float32([-1, 1]))
-        done.set()
+        try:
+            inside.wait(60)
+            seen["value"] = opkit.ops.relu(np.float32([-1, 1]))
+        finally:
+            done.set()
 
     t = threading.Thread(target=other_thread)
     t.start()
     with g.as_default():
         inside.set()
-        done.wait()
+        assert done.wait(60)
         assert isinstance(opkit.ops.relu(np.float32([1])), opkit.Tensor)
     t.join()
     np.testing.assert_array_equal(seen["value"], [0, 1])
