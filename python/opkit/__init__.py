@@ -8,11 +8,21 @@ Python with numpy arrays in and out.
     opkit.raw_ops.MatMul(a=x, b=y, transpose_b=True)
     with opkit.Session(graph_def_bytes) as s: s.run("y", {"x": x})
 
+    g = opkit.Graph()                                  # graphs from Python
+    with g.as_default():
+        x = opkit.placeholder(opkit.float32, [None, 2])
+        y = opkit.nn.relu(opkit.matmul(x, [[1.], [-1.]]) + 1)
+    with opkit.Session(graph=g) as s: s.run(y, {x: [[1, 3]]})   # [[0.]]
+
 Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
 keyword-only, named like the op), opkit.kernels (kernel registry),
 opkit.errors (exception classes per status code), opkit.dtypes,
 opkit.sysconfig (compiler and linker flags for op libraries),
-opkit.config.threading (thread counts, as tf.config.threading).
+opkit.config.threading (thread counts, as tf.config.threading),
+opkit.framework (Graph, Operation, Tensor, Variable: graph building),
+opkit.nn and the TensorFlow-named functions at the top level (constant,
+placeholder, matmul, reduce_sum, ...; opkit/array_ops.py), opkit.test
+(TestCase, main), DTypes as opkit.float32, opkit.int32, ...
 """
 
 from opkit import _opkit
@@ -28,7 +38,24 @@ from opkit import sysconfig  # noqa: E402
 from opkit import config  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
 from opkit.session import RunOptions, Session  # noqa: E402
-from opkit.graph import load_graph  # noqa: E402
+from opkit.graph import load_graph, LoadedGraph  # noqa: E402
+from opkit import framework  # noqa: E402
+from opkit.framework import (  # noqa: E402
+    Graph, Operation, Tensor, TensorShape, Variable, GraphDef,
+    get_default_graph, get_default_session, executing_eagerly, name_scope,
+    control_dependencies, group, global_variables, trainable_variables,
+    global_variables_initializer, variables_initializer)
+from opkit.dtypes import DType, as_dtype  # noqa: E402
+from opkit.dtypes import (  # noqa: E402,F401 (re-exported TensorFlow names)
+    float16, half, float32, float64, double, bfloat16, int8, int16, int32,
+    int64, uint8, uint16, uint32, uint64, bool, string, complex64, complex128,
+    resource, variant)
+from opkit.array_ops import (  # noqa: E402
+    constant, placeholder, identity, cast, add, subtract, multiply, divide,
+    reshape, transpose, matmul, reduce_sum, reduce_mean, zeros_like, ones_like)
+from opkit import array_ops  # noqa: E402
+from opkit import nn  # noqa: E402
+from opkit import test  # noqa: E402
 
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).
@@ -57,9 +84,47 @@ def gradients(*args, **kwargs):
     raise NotImplementedError(f"opkit.gradients: {_NO_GRADIENTS}")
 
 
+def _add_tensorflow_module_paths():
+    """opkit.python.framework.ops, ... as aliases of opkit's modules, so that
+    code importing TensorFlow's module paths finds them."""
+    import sys  # noqa: PLC0415
+    import types  # noqa: PLC0415
+    aliases = {
+        "python": None, "python.framework": None, "python.platform": None,
+        "python.ops": None,
+        "python.framework.ops": framework, "python.framework.dtypes": dtypes,
+        "python.framework.errors": errors, "python.platform.test": test,
+        "python.ops.nn": nn, "python.ops.array_ops": array_ops,
+        "python.ops.math_ops": array_ops, "python.client.session": session,
+    }
+    aliases["python.client"] = None
+    for path in sorted(aliases, key=len):
+        module = aliases[path]
+        full = f"{__name__}.{path}"
+        if module is None:
+            module = types.ModuleType(full, f"Alias of TensorFlow's {path} package.")
+            module.__path__ = []
+        sys.modules[full] = module
+        parent, _, leaf = full.rpartition(".")
+        setattr(sys.modules[parent], leaf, module)
+
+
+from opkit import session  # noqa: E402
+_add_tensorflow_module_paths()
+
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config",
            "Session", "RunOptions",
            "ResourceTensor", "VariantTensor",
-           "load_graph",
+           "load_graph", "LoadedGraph",
            "load_op_library", "unload_op_library", "RegisterGradient",
-           "gradients"]
+           "gradients",
+           "framework", "Graph", "Operation", "Tensor", "TensorShape", "Variable",
+           "GraphDef", "get_default_graph", "get_default_session",
+           "executing_eagerly", "name_scope", "control_dependencies", "group",
+           "global_variables", "trainable_variables",
+           "global_variables_initializer", "variables_initializer",
+           "DType", "as_dtype", "nn", "test", "array_ops"] + list(
+               dtypes._PUBLIC_DTYPES) + [
+           "constant", "placeholder", "identity", "cast", "add", "subtract",
+           "multiply", "divide", "reshape", "transpose", "matmul", "reduce_sum",
+           "reduce_mean", "zeros_like", "ones_like"]

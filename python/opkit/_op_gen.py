@@ -257,6 +257,39 @@ def _is_arraylike_with_dtype(v):
     return isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind not in "OSUV"
 
 
+class SymbolicValue:
+    """Base of opkit.Tensor and opkit.Variable (opkit/framework.py): what
+    an op input becomes is up to them (`_as_op_input`); a graph tensor
+    stays as it is, for graph mode."""
+
+    __slots__ = ()
+
+    def _as_op_input(self, symbolic, where):
+        """The value an op call takes for this: a Tensor (graph mode,
+        `symbolic`) or an array (eager)."""
+        raise NotImplementedError
+
+
+def _as_op_input(v, symbolic, where):
+    if isinstance(v, SymbolicValue):
+        return v._as_op_input(symbolic, where)
+    if isinstance(v, (list, tuple)) and any(isinstance(e, SymbolicValue) for e in v):
+        return [e._as_op_input(symbolic, where) if isinstance(e, SymbolicValue)
+                else e for e in v]
+    return v
+
+
+def _numpy_dtype_of(v):
+    """The numpy dtype a converted input has: an array's, or a symbolic
+    tensor's when numpy has one (None otherwise)."""
+    if isinstance(v, SymbolicValue):
+        try:
+            return _dtypes.to_numpy(int(v.dtype))
+        except TypeError:
+            return None
+    return v.dtype
+
+
 class _OpSpec:
     """What the generator needs to know about one OpDef."""
 
@@ -332,8 +365,14 @@ class _Converter:
                 f"{self.spec.op_name}")
 
     def __call__(self, *args):
+        return self.convert(args, symbolic=False)
+
+    def convert(self, args, symbolic):
+        """The arguments converted; with `symbolic` (graph mode), symbolic
+        Tensors stay as they are and fix their type attrs as arrays do."""
         spec = self.spec
-        inputs = list(args[:self.n_inputs])
+        inputs = [_as_op_input(v, symbolic, self._where(arg))
+                  for arg, v in zip(spec.inputs, args[:self.n_inputs])]
         attr_values = dict(zip(spec.fast_attr_names, args[self.n_inputs:]))
         fixed = {}
         for t in spec.input_type_attrs:
@@ -351,9 +390,17 @@ class _Converter:
                 if _is_arraylike_with_dtype(item):
                     fixed[t] = item.dtype
                     break
+                if isinstance(item, SymbolicValue):
+                    dt = _numpy_dtype_of(item)
+                    if dt is not None:
+                        fixed[t] = dt
+                    break
         out = []
         for arg, v in zip(spec.inputs, inputs):
             where = self._where(arg)
+            if isinstance(v, SymbolicValue):
+                out.append(v)
+                continue
             if arg["type"] == _DT_RESOURCE and not arg["number_attr"]:
                 if not isinstance(v, _opkit.ResourceTensor):
                     raise TypeError(
@@ -387,8 +434,13 @@ class _Converter:
                         f"Expected list for '{spec.param[('in', arg['name'])]}' "
                         f"argument to '{spec.op_name}' Op, not {_describe(v)}.")
                 if arg["type_list_attr"]:
-                    converted = [to_array(e, f"{where}[{i}]") for i, e in enumerate(v)]
+                    converted = [e if isinstance(e, SymbolicValue)
+                                 else to_array(e, f"{where}[{i}]")
+                                 for i, e in enumerate(v)]
                 else:
+                    if any(isinstance(e, SymbolicValue) for e in v):
+                        out.append(list(v))
+                        continue
                     if target is None and v and not any(
                             isinstance(e, (np.ndarray, np.generic)) for e in v):
                         # Python values only: one dtype for the whole list,
@@ -401,7 +453,7 @@ class _Converter:
                     converted = [to_array(e, f"{where}[{i}]", target, preferred)
                                  for i, e in enumerate(v)]
                     if t and t not in fixed and converted:
-                        fixed[t] = converted[0].dtype
+                        fixed[t] = _numpy_dtype_of(converted[0])
                 out.append(converted)
             else:
                 a = to_array(v, where, target, preferred)
@@ -409,6 +461,7 @@ class _Converter:
                     fixed[t] = a.dtype
                 out.append(a)
         return tuple(out) + tuple(args[self.n_inputs:])
+
 
 
 
@@ -581,6 +634,27 @@ def raw_function_name(op_name):
     return avoid_reserved(op_name)
 
 
+_SPECS = {}
+
+
+def op_spec(op_name):
+    """The generator's view of op `op_name`'s OpDef (cached per op; an op
+    re-registered by another library gets a new one)."""
+    spec = _SPECS.get(op_name)
+    if spec is None or spec.info != _opkit.op_info(op_name):
+        spec = _SPECS[op_name] = _OpSpec(op_name)
+    return spec
+
+
+def output_class(spec):
+    """The namedtuple class a multi-output op returns (None for fewer
+    outputs), the same for eager and graph calls."""
+    cls = getattr(spec, "output_class", False)
+    if cls is False:
+        cls = spec.output_class = _output_class(spec)
+    return cls
+
+
 def make_op_function(op_name, raw=False, module=None):
     """A Python callable running op `op_name`: snake_case with positional
     inputs (raw=False), or named like the op with keyword-only parameters
@@ -593,7 +667,7 @@ def make_op_function(op_name, raw=False, module=None):
     frame per call."""
     spec = _OpSpec(op_name)
     fn_name = raw_function_name(spec.op_name) if raw else function_name(spec.op_name)
-    output_class = _output_class(spec)
+    output_class = spec.output_class = _output_class(spec)
     slot = {name: i for i, name in enumerate(
         spec.input_params() + spec.attr_params())}
     required = _opkit.REQUIRED
@@ -619,8 +693,9 @@ def make_op_function(op_name, raw=False, module=None):
         len(spec.required_attrs) + len(spec.default_attrs):]
     for t in inferred_types:
         add(spec.param[("attr", t)], None, Param.KEYWORD_ONLY)
+    converter = _Converter(spec)
     fn = _opkit.FastOp(spec.op_name, tuple(spec.fast_attr_names),
-                       _Converter(spec), output_class, entries, fn_name)
+                       converter, output_class, entries, fn_name)
     fn.__name__ = fn_name
     fn.__qualname__ = fn_name
     fn.__module__ = module or ("opkit.raw_ops" if raw else "opkit.ops")
@@ -628,6 +703,9 @@ def make_op_function(op_name, raw=False, module=None):
     fn.__signature__ = inspect.Signature(sig_params)
     fn.__text_signature__ = None
     fn._opkit_op_name = spec.op_name
+    # For graph mode (opkit/framework.py's hook).
+    fn._opkit_spec = spec
+    fn._opkit_converter = converter
     if output_class is not None:
         output_class.__module__ = fn.__module__
     return fn

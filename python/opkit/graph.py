@@ -39,9 +39,11 @@ def _tensor_info(d):
     return TensorInfo(d["key"], d["name"], dtype, shape)
 
 
-class Graph:
+class LoadedGraph:
     """A graph read by load_graph. opkit.Session accepts it (it has
-    SerializeToString(), as a GraphDef message has)."""
+    SerializeToString(), as a GraphDef message has). Named Graph before
+    opkit.Graph became the class that builds graphs from Python; the old
+    name opkit.graph.Graph still refers to it."""
 
     def __init__(self, graph_def_bytes, info):
         self._bytes = graph_def_bytes
@@ -66,13 +68,18 @@ class Graph:
         return self._bytes
 
     def __repr__(self):
-        return (f"<opkit.Graph {len(self._bytes)} bytes, inputs={self.input_names}, "
+        return (f"<opkit.LoadedGraph {len(self._bytes)} bytes, inputs={self.input_names}, "
                 f"outputs={self.output_names}>")
 
 
+# The old name of LoadedGraph.
+Graph = LoadedGraph
+
+
 def load_graph(path):
-    """Reads the graph file `path` (see the module docstring) into a Graph."""
+    """Reads the graph file `path` (see the module docstring) into a
+    LoadedGraph."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"load_graph(path): expected a path, got {type(path).__name__}")
     data, info = _opkit._read_graph_file(os.fspath(path))
-    return Graph(data, info)
+    return LoadedGraph(data, info)

@@ -7,18 +7,34 @@
 The graph may be given as binary GraphDef bytes, protobuf text (str or
 bytes), a path to either or to a TensorFlow.js graph model (model.json or its
 folder), or any object with SerializeToString() (a GraphDef message, or what
-opkit.load_graph returns). Tensor names without ":<index>" mean output 0. Feeds are converted
-to the dtype of the Placeholder they feed when it has one.
+opkit.load_graph returns), or an opkit.Graph built from Python (the
+default graph when none is given):
+
+    with g.as_default():
+        x = opkit.placeholder(opkit.float32); y = x * 2
+    with opkit.Session(graph=g) as sess:
+        sess.run(y, {x: 3.0})                               # 6.0
+        sess.run({"y": y, "both": [x, y]}, {x: 1.0})        # same structure
+
+Tensor names without ":<index>" mean output 0. Fetches may be names,
+Tensors, Variables, Operations (run for their effects; fetched as None)
+and lists, tuples and dicts of them. Feed keys may be names or Tensors.
+Feeds are converted to the dtype of the Placeholder they feed when it has
+one. A session of a Python graph sees the nodes added to the graph after it
+was made (Session::Extend), so variables keep their values.
 """
 
 import os
 
 import numpy as np
 
+import contextlib
+
 from opkit import _opkit
 from opkit import _op_gen
 from opkit import config
 from opkit import dtypes as _dtypes
+from opkit import framework as _framework
 
 
 class RunOptions:
@@ -57,8 +73,24 @@ def _tensor_name(name, what):
 class Session:
     """A graph loaded for running (see the module docstring)."""
 
-    def __init__(self, graph_def):
-        if hasattr(graph_def, "SerializeToString"):
+    def __init__(self, graph_def=None, graph=None):
+        if graph_def is not None and graph is not None:
+            raise TypeError("Session: give graph_def or graph, not both")
+        if graph_def is None:
+            graph_def = graph if graph is not None else \
+                _framework.get_default_graph()
+            if graph_def is None:
+                raise ValueError(
+                    "Session(): no graph given and no default graph; pass a "
+                    "GraphDef or an opkit.Graph, or make one inside "
+                    "`with graph.as_default():`")
+        self._graph = None
+        self._sent = 0
+        if isinstance(graph_def, _framework.Graph):
+            self._graph = graph_def
+            self._sent = graph_def.version
+            data = graph_def.SerializeToString()
+        elif hasattr(graph_def, "SerializeToString"):
             data = graph_def.SerializeToString()
         elif isinstance(graph_def, os.PathLike) or (
                 isinstance(graph_def, str) and "\n" not in graph_def
@@ -80,9 +112,65 @@ class Session:
             config.threading.get_inter_op_parallelism_threads())
         self._closed = False
 
+    @property
+    def graph(self):
+        """The opkit.Graph this session runs (None for a GraphDef)."""
+        return self._graph
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this the thread's default session inside the `with` block
+        (Tensor.eval() and Operation.run() use it)."""
+        _framework._state.sessions.append(self)
+        try:
+            yield self
+        finally:
+            _framework._state.sessions.pop()
+
+    def _sync_graph(self):
+        if self._graph is not None and self._graph.version > self._sent:
+            self._session.extend(self._graph._serialize(self._sent))
+            self._sent = self._graph.version
+
+    def _fetch_name(self, element, names, target_names):
+        """Records one fetch; returns its index in `names`, or None for an
+        op run for its effects."""
+        if isinstance(element, str):
+            names.append(_tensor_name(element, "fetch"))
+            return len(names) - 1
+        if self._graph is None:
+            raise TypeError(f"fetches of a GraphDef session must be tensor "
+                            f"names, got {type(element).__name__}")
+        element = self._graph.as_graph_element(element)
+        if isinstance(element, _framework.Operation):
+            target_names.append(element.name)
+            return None
+        names.append(element.name)
+        return len(names) - 1
+
+    def _flatten_fetches(self, fetches, names, target_names):
+        """A function rebuilding the fetch structure from the fetched list."""
+        if isinstance(fetches, (list, tuple)):
+            parts = [self._flatten_fetches(f, names, target_names) for f in fetches]
+            kind = type(fetches)
+            if kind not in (list, tuple):   # a namedtuple
+                return lambda out: kind(*[p(out) for p in parts])
+            return lambda out: kind(p(out) for p in parts)
+        if isinstance(fetches, dict):
+            parts = {k: self._flatten_fetches(v, names, target_names)
+                     for k, v in fetches.items()}
+            return lambda out: {k: p(out) for k, p in parts.items()}
+        if not isinstance(fetches, (str, _framework.Tensor, _framework.Operation,
+                                    _framework.Variable)):
+            raise TypeError(f"fetches must be tensor names, Tensors, Operations "
+                            f"or lists/dicts of them, got {type(fetches).__name__}")
+        i = self._fetch_name(fetches, names, target_names)
+        return (lambda out: None) if i is None else (lambda out: out[i])
+
     def run(self, fetches, feed_dict=None, targets=None, options=None):
         """Runs one step and returns the fetched tensors as numpy arrays:
-        one array for a single name, a list for a list/tuple of names.
+        one array for a single name or Tensor, a list for a list of names,
+        the same structure for lists, tuples and dicts of fetches.
         `feed_dict` maps tensor names to arrays, lists or scalars; `targets`
         names nodes to run for their effects; `options` is a RunOptions
         (timeout_in_ms: DeadlineExceededError once the step runs longer).
@@ -90,17 +178,16 @@ class Session:
         names or feeds of the wrong dtype, the kernel's error with its
         node)."""
         timeout_in_ms = _timeout_in_ms(options)
-        single = isinstance(fetches, str)
-        if single:
-            names = [fetches]
-        elif isinstance(fetches, (list, tuple)):
-            names = list(fetches)
-        else:
-            raise TypeError(f"fetches must be a tensor name or a list of them, "
-                            f"got {type(fetches).__name__}")
-        names = [_tensor_name(n, "fetch") for n in names]
+        self._sync_graph()
+        names = []
+        target_names = []
+        rebuild = self._flatten_fetches(fetches, names, target_names)
         feeds = []
         for key, value in (feed_dict or {}).items():
+            if isinstance(key, _framework.Tensor):
+                if key.graph is not self._graph:
+                    raise ValueError(f"feed {key!r} is not in this session's graph")
+                key = key.name
             name = _tensor_name(key, "feed")
             dt = self._session.feed_dtype(name)
             target = None
@@ -117,10 +204,12 @@ class Session:
             else:
                 arr = _op_gen.to_array(value, where, target)
             feeds.append((name, arr))
-        target_names = [] if targets is None else (
-            [targets] if isinstance(targets, str) else list(targets))
+        if targets is not None:
+            for t in [targets] if isinstance(targets, str) else list(targets):
+                target_names.append(t if isinstance(t, str) else
+                                    self._graph.as_graph_element(t).name)
         out = self._session.run(feeds, names, target_names, timeout_in_ms)
-        return out[0] if single else out
+        return rebuild(out)
 
     def close(self):
         """Ends the session; later run() calls raise FailedPreconditionError.

@@ -454,7 +454,8 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
 // would for the generated signature, filling `slots` (inputs then attrs,
 // borrowed references). False with TypeError set on a binding error.
 bool BindArguments(const FastOpState& st, PyObject* const* args,
-                   Py_ssize_t nargs, PyObject* kwnames, PyObject** slots) {
+                   Py_ssize_t nargs, PyObject* kwnames, PyObject** slots,
+                   PyObject** name) {
   const char* fn = st.function_name.c_str();
   if (nargs > st.max_positional) {
     PyErr_Format(PyExc_TypeError,
@@ -499,9 +500,36 @@ bool BindArguments(const FastOpState& st, PyObject* const* args,
       }
       v = param.fallback;
     }
-    if (param.slot >= 0) slots[param.slot] = v;
+    if (param.slot >= 0) {
+      slots[param.slot] = v;
+    } else {
+      *name = v;
+    }
   }
   return true;
+}
+
+// Note [Graph hook]: null unless some thread builds a graph
+// (opkit.Graph.as_default sets it, the last context's exit clears it), so
+// an eager call pays one pointer test for graph mode. While set, every call
+// goes to it as hook(fast_op, (inputs..., attrs...), name); it returns
+// NotImplemented when the calling thread has no default graph, and the call
+// then runs eagerly.
+PyObject* graph_hook = nullptr;
+
+PyObject* CallGraphHook(PyObject* self, PyObject* const* args,
+                        Py_ssize_t nargs, PyObject* name) {
+  PyRef tuple(PyTuple_New(nargs));
+  if (!tuple) return nullptr;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(tuple.get(), i, args[i]);
+  }
+  // The hook may clear itself (a context exiting on another thread).
+  PyRef hook(graph_hook);
+  Py_INCREF(graph_hook);
+  PyObject* call_args[] = {self, tuple.get(), name};
+  return PyObject_Vectorcall(hook.get(), call_args, 3, nullptr);
 }
 
 PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
@@ -509,9 +537,12 @@ PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
   FastOpState* st = reinterpret_cast<FastOpObject*>(self)->state;
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   absl::InlinedVector<PyObject*, 16> slots;
+  PyObject* name = Py_None;
   if (!st->params.empty()) {
     slots.assign(st->num_args, nullptr);
-    if (!BindArguments(*st, args, nargs, kwnames, slots.data())) return nullptr;
+    if (!BindArguments(*st, args, nargs, kwnames, slots.data(), &name)) {
+      return nullptr;
+    }
     args = slots.data();
     nargs = st->num_args;
   } else {
@@ -528,6 +559,11 @@ PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
                    st->op_name.c_str(), st->num_args, nargs);
       return nullptr;
     }
+  }
+  if (graph_hook != nullptr) {  // Note [Graph hook]
+    PyObject* built = CallGraphHook(self, args, nargs, name);
+    if (built != Py_NotImplemented) return built;
+    Py_DECREF(built);
   }
   FlatArrays arrays;
   FlatTypes dtypes;
@@ -723,6 +759,14 @@ PyTypeObject FastOpType{};
 }  // namespace
 
 PyObject* FastOpRequiredMarker() { return RequiredMarker(); }
+
+void SetFastOpGraphHook(PyObject* hook) {
+  PyObject* old = graph_hook;
+  if (hook == Py_None) hook = nullptr;
+  Py_XINCREF(hook);
+  graph_hook = hook;
+  Py_XDECREF(old);
+}
 
 PyTypeObject* InitFastOpType() {
   // What PyVarObject_HEAD_INIT would set: one reference that is never

@@ -15,6 +15,9 @@ namespace internal {
 PyTypeObject* InitFastOpType();
 // The object marking a FastOp parameter without default (borrowed).
 PyObject* FastOpRequiredMarker();
+// Sets the callable every FastOp call goes to first (None or null: none),
+// see Note [Graph hook] in fast_op.cc. Needs the GIL.
+void SetFastOpGraphHook(PyObject* hook);
 
 }  // namespace internal
 }  // namespace opkit

@@ -166,4 +166,5 @@ PYBIND11_MODULE(_opkit, m) {
   m.attr("REQUIRED") = py::reinterpret_borrow<py::object>(FastOpRequiredMarker());
   BindKernels(m);
   BindSession(m);
+  BindGraph(m);
 }

@@ -89,6 +89,16 @@ class PySession {
     return out;
   }
 
+  // Adds the nodes of GraphDef `graph` (bytes) to the session's graph, for
+  // a Python-built opkit.Graph that grew since the session saw it.
+  void Extend(const py::bytes& graph) {
+    std::string data = graph;
+    GraphDef more;
+    ThrowIfError(ParseGraphDef(data, &more));
+    ThrowIfError(session_->Extend(more));
+    for (const NodeDef& n : more.node()) *graph_def_.add_node() = n;
+  }
+
   void Close() { ThrowIfError(session_->Close()); }
 
  private:
@@ -157,6 +167,7 @@ void BindSession(py::module_& m) {
       .def("feed_dtype", &PySession::FeedDtype)
       .def("run", &PySession::Run, py::arg("feeds"), py::arg("fetches"),
            py::arg("targets"), py::arg("timeout_in_ms") = 0)
+      .def("extend", &PySession::Extend, py::arg("graph_def"))
       .def("close", &PySession::Close);
 }
 
