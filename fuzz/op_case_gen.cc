@@ -323,6 +323,17 @@ const AttrValue* FindAttr(const EagerAttrs& attrs, const std::string& name) {
   return nullptr;
 }
 
+// The default of `op`'s attr `name` (for an attr the case leaves out), or
+// null.
+const AttrValue* DefaultOf(const OpDef& op, const std::string& name) {
+  for (const auto& attr : op.attr()) {
+    if (attr.name() == name && attr.has_default_value()) {
+      return &attr.default_value();
+    }
+  }
+  return nullptr;
+}
+
 std::string ShortAttr(const AttrValue& v) {
   std::string s = v.ShortDebugString();
   if (s.size() > 200) s = s.substr(0, 200) + "...";
@@ -401,16 +412,19 @@ bool GenerateOpCase(const std::string& op_name, OpCaseBytes* b, OpCase* out) {
     DataType dt = arg.type();
     if (!arg.type_attr().empty()) {
       const AttrValue* v = FindAttr(out->attrs, arg.type_attr());
-      dt = v != nullptr ? v->type() : DT_FLOAT;
+      if (v == nullptr) v = DefaultOf(*op, arg.type_attr());
+      dt = v != nullptr ? v->type() : AnyType(b);
     }
     if (!arg.number_attr().empty()) {
       const AttrValue* v = FindAttr(out->attrs, arg.number_attr());
+      if (v == nullptr) v = DefaultOf(*op, arg.number_attr());
       count = v != nullptr ? static_cast<int>(std::clamp<int64_t>(v->i(), 0, 6))
                            : 1 + b->Below(3);
       if (b->OneIn(12)) count = b->Below(5);  // a mismatched list
     }
     if (!arg.type_list_attr().empty()) {
       const AttrValue* v = FindAttr(out->attrs, arg.type_list_attr());
+      if (v == nullptr) v = DefaultOf(*op, arg.type_list_attr());
       if (v != nullptr) {
         for (int t : v->list().type()) types.push_back(static_cast<DataType>(t));
       }
