@@ -158,8 +158,25 @@ std::vector<int64_t> InputDims(OpCaseBytes* b) {
   return dims;
 }
 
-Tensor MakeInput(DataType dt, OpCaseBytes* b) {
+// Input args that kernels want as scalars, by name; such an input is a
+// scalar most of the time so that cases get past that check.
+bool ScalarByName(const std::string& arg) {
+  static const char* const kScalarNames[] = {
+      "axis", "dim", "depth", "threshold", "max_output_size", "start",
+      "limit", "delta", "on_value", "off_value", "index", "sigma", "k",
+      "constant_values", "size", "num_elements"};
+  for (const char* n : kScalarNames) {
+    if (arg == n || arg.find(std::string(n) + "_") == 0 ||
+        (std::strlen(n) > 2 && arg.find(n) != std::string::npos)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Tensor MakeInput(DataType dt, OpCaseBytes* b, bool prefer_scalar = false) {
   std::vector<int64_t> dims = InputDims(b);
+  if (prefer_scalar && !b->OneIn(4)) dims.clear();
   TensorShape shape;
   if (!TensorShape::BuildTensorShape(dims, &shape).ok()) shape = TensorShape();
   Tensor t;
@@ -434,7 +451,7 @@ bool GenerateOpCase(const std::string& op_name, OpCaseBytes* b, OpCase* out) {
     }
     for (DataType t : types) {
       if (t == DT_INVALID || b->OneIn(20)) t = AnyType(b);
-      out->inputs.push_back(MakeInput(t, b));
+      out->inputs.push_back(MakeInput(t, b, ScalarByName(arg.name())));
       const DataType made = out->inputs.back().dtype();
       // Resource and variant values cannot be Consts.
       out->placeholder.push_back(made == DT_RESOURCE || made == DT_VARIANT ||
