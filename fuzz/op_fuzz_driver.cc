@@ -6,7 +6,7 @@
 //   op_fuzz_driver --seed=1 --seconds=20        # what CI runs
 //   op_fuzz_driver --seed=7 --seconds=3600      # longer, on demand
 //   op_fuzz_driver --seed=1 --cases=5000 --op=Pad
-//   op_fuzz_driver --seed=1 --write_case=417 --out=fuzz/corpus/op/pad-neg
+//   op_fuzz_driver --seed=1 --write_case=417 --out=fuzz/corpus/op/sqrt-417
 //
 // It stops after --cases cases or once --seconds have passed and at least
 // one full round ran, then prints per op how many eager and graph runs gave
