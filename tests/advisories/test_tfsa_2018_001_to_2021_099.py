@@ -116,7 +116,8 @@ _CONV_ATTRS = dict(use_cudnn_on_gpu=True, explicit_paddings=[],
 
 
 def test_tfsa_2021_013_conv2d_backprop_filter_empty():
-    with raises("InvalidArgument", r"depth"):
+    with raises("InvalidArgument",
+                r"input depth must be equal to filter depth"):
         opkit.raw_ops.Conv2DBackpropFilter(
             input=_zeros([0, 0, 1, 0]), filter_sizes=np.int32([1, 1, 1, 1]),
             out_backprop=_zeros([0, 0, 1, 1]), strides=[1, 66, 18, 1],
@@ -150,10 +151,11 @@ def test_tfsa_2021_027_conv2d_backprop_filter_all_empty():
     assert out.shape == (0, 0, 0, 0)
 
 
-def test_tfsa_2021_028_conv2d_backprop_filter_wrong_out_backprop():
+def test_tfsa_2021_028_conv2d_backprop_filter_sizes_mismatch():
     input_ = np.float32([386.078431372549, 386.07843139643234]).reshape(
         [1, 1, 1, 2])
-    with raises("InvalidArgument", r"depth"):
+    with raises("InvalidArgument",
+                r"input depth must be equal to filter depth"):
         opkit.raw_ops.Conv2DBackpropFilter(
             input=input_, filter_sizes=np.int32([1, 1, 1, 1]),
             out_backprop=np.float32([386.078431372549]).reshape([1, 1, 1, 1]),
@@ -161,7 +163,8 @@ def test_tfsa_2021_028_conv2d_backprop_filter_wrong_out_backprop():
 
 
 def test_tfsa_2021_028_conv2d_backprop_filter_empty_batch():
-    with raises("InvalidArgument", r"depth"):
+    with raises("InvalidArgument",
+                r"input depth must be equal to filter depth"):
         opkit.raw_ops.Conv2DBackpropFilter(
             input=_zeros([0, 1, 1, 5]), filter_sizes=np.int32([3, 8, 1, 1]),
             out_backprop=_zeros([0, 1, 1, 1]), strides=[1, 66, 49, 1],
