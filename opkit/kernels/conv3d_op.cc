@@ -144,6 +144,12 @@ class Conv3DOp : public OpKernel {
                 errors::InvalidArgument(
                     "Input depth must be evenly divisible by filter depth: ",
                     d.in_depth, " vs ", filter.dim_size(3)));
+    // Before the grouping check, so that an empty filter is the caller's
+    // error, as in TensorFlow (TFSA-2021-006), and not "unimplemented".
+    OP_REQUIRES(ctx, filter.NumElements() > 0,
+                errors::InvalidArgument(
+                    "filter must not be empty (every dimension > 0), got ",
+                    filter.shape().DebugString()));
     OP_REQUIRES(ctx, filter.dim_size(3) == d.in_depth,
                 errors::Unimplemented(
                     "Conv3D on CPU does not support grouped convolutions: input "

@@ -150,6 +150,12 @@ TEST_F(Conv3DTest, EmptyAndBadInputs) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("divisible")));
   EXPECT_THAT(Conv(x, Cycle<float>({2, 2, 2, 1, 3}, 5, 2), {1, 1, 1, 1, 1}, "SAME"),
               StatusIs(error::UNIMPLEMENTED, HasSubstr("grouped")));
+  // TFSA-2021-006: an empty filter whose depth divides the input's is the
+  // caller's error, not an unimplemented grouped convolution.
+  EXPECT_THAT(Conv(Tensor(DT_FLOAT, TensorShape({2, 2, 2, 2, 0})),
+                   Tensor(DT_FLOAT, TensorShape({0, 0, 2, 6, 2})),
+                   {1, 56, 39, 34, 1}, "VALID"),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("must not be empty")));
   EXPECT_THAT(Conv(x, Cycle<float>({5, 2, 2, 2, 3}, 5, 2), {1, 1, 1, 1, 1}, "VALID"),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("negative")));
   EXPECT_THAT(Conv(x, w, {1, 1, 1, 1}, "SAME"), StatusIs(error::INVALID_ARGUMENT));
