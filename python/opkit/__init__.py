@@ -66,13 +66,15 @@ VariantTensor = _opkit.VariantTensor
 
 __version__ = "0.1.0"
 
-_NO_GRADIENTS = ("Gradients are not supported by opkit yet: opkit runs ops "
-                 "forward only (no tape, no gradient registry).")
+_NO_GRADIENTS = ("Gradients are not supported from Python yet: the C++ "
+                 "gradient registry (REGISTER_GRADIENT_OP, AddSymbolicGradients "
+                 "in opkit/gradients/) differentiates GraphDefs, but opkit.gradients, "
+                 "GradientTape and Python gradient functions are not built.")
 
 
 class RegisterGradient:
     """Placeholder for tf.RegisterGradient: raises NotImplementedError,
-    since opkit has no gradients yet."""
+    since Python gradient functions are not supported yet."""
 
     def __init__(self, op_type):
         raise NotImplementedError(

@@ -5,7 +5,6 @@ opkit.array_ops explains):
     opkit.nn.conv2d(images, filters, strides=1, padding="SAME")
 """
 
-from opkit import _opkit
 from opkit import array_ops as _array_ops
 from opkit import ops as _ops
 
@@ -82,10 +81,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     """Per-example cross-entropy of `logits` [batch, classes] against class
     indices `labels` [batch] (the loss output of the
     SparseSoftmaxCrossEntropyWithLogits op)."""
-    if "SparseSoftmaxCrossEntropyWithLogits" not in _opkit.op_names():
-        raise NotImplementedError(
-            "opkit.nn.sparse_softmax_cross_entropy_with_logits: this opkit has "
-            "no SparseSoftmaxCrossEntropyWithLogits op yet")
     if labels is None or logits is None:
         raise ValueError("sparse_softmax_cross_entropy_with_logits needs "
                          "labels= and logits=")
