@@ -121,20 +121,6 @@ def test_tfsa_2021_179_transpose_shape_fn_negative_perm():
         raw_ops.Transpose(x=np.int32([1, 2, 3, 4]), perm=np.int32([-10]))
 
 
-# TFSA-2021-187: a filter with zero elements made the convolution kernels
-# divide by zero.
-@pytest.mark.parametrize("op,x_shape,f_shape,strides", [
-    ("Conv2D", (1, 4, 4, 1), (0, 2, 1, 1), [1, 1, 1, 1]),
-    ("Conv3D", (1, 4, 4, 4, 1), (2, 0, 2, 1, 1), [1, 1, 1, 1, 1]),
-    ("DepthwiseConv2dNative", (1, 4, 4, 1), (2, 2, 1, 0), [1, 1, 1, 1]),
-])
-def test_tfsa_2021_187_conv_zero_size_filter(op, x_shape, f_shape, strides):
-    with raises("InvalidArgument", r"filter"):
-        getattr(raw_ops, op)(input=np.ones(x_shape, np.float32),
-                             filter=np.zeros(f_shape, np.float32),
-                             strides=strides, padding="VALID")
-
-
 # TFSA-2021-194: Range's output size was computed through a double that
 # overflowed for a huge span.
 def test_tfsa_2021_194_range_float_overflow():
