@@ -92,7 +92,7 @@ def test_tfsa_2021_166_handle_shapes_outlive_their_context():
 # TFSA-2021-173: negative entries in size_splits made SplitV write outside
 # its outputs.
 def test_tfsa_2021_173_splitv_negative_size_splits():
-    with raises("InvalidArgument", r"size_splits\[\d\] = -\d+ is negative"):
+    with raises("InvalidArgument", r"size_splits\[1\] = -2 (is negative|must be >= 0)"):
         raw_ops.SplitV(value=np.float32([]), size_splits=np.int32([-1, -2]),
                        axis=np.int32(0), num_split=2)
 
@@ -115,9 +115,9 @@ def test_tfsa_2021_179_transpose_shape_fn_negative_perm():
              + 'node { name: "y" op: "Transpose" input: "x" input: "p" '
                'attr { key: "T" value { type: DT_INT32 } } '
                'attr { key: "Tperm" value { type: DT_INT32 } } }\n')
-    with raises("InvalidArgument", r"-10"):
+    with raises("InvalidArgument", r"-10 is out of range"):
         _run(graph, "y")
-    with raises("InvalidArgument", r"-10"):
+    with raises("InvalidArgument", r"-10 is out of range"):
         raw_ops.Transpose(x=np.int32([1, 2, 3, 4]), perm=np.int32([-10]))
 
 
@@ -217,7 +217,8 @@ def test_tfsa_2022_037_assign_uninitialized_value():
     graph = (var.format("a") + var.format("b")
              + 'node { name: "assign" op: "Assign" input: "a" input: "b" '
                'attr { key: "T" value { type: DT_FLOAT } } }\n')
-    with raises("FailedPrecondition", r"uninitiali[sz]ed"):
+    with raises("Internal", r"Right hand side of Assign \('b'\) is not "
+                            r"initialized"):
         _run(graph, "assign")
 
 
