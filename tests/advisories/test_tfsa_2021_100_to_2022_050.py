@@ -51,6 +51,10 @@ def test_tfsa_2021_143_nms_v5_negative_max_output_size():
             pad_to_max_output_size=True)
 
 
+# The shape function's message, then the kernel's.
+_ZERO_FILTER_DEPTH = r"(Depth of input of filter|filter depth) must be"
+
+
 # TFSA-2021-150: Conv2D's shape function divided by a zero filter depth when
 # the graph held empty input and filter constants.
 def test_tfsa_2021_150_conv2d_shape_fn_zero_sizes():
@@ -60,9 +64,9 @@ def test_tfsa_2021_150_conv2d_shape_fn_zero_sizes():
                'attr { key: "T" value { type: DT_FLOAT } } '
                'attr { key: "strides" value { list { i: [1, 1, 1, 1] } } } '
                'attr { key: "padding" value { s: "SAME" } } }\n')
-    with raises("InvalidArgument", r"filter|depth"):
+    with raises("InvalidArgument", _ZERO_FILTER_DEPTH):
         _run(graph, "y")
-    with raises("InvalidArgument", r"filter|depth"):
+    with raises("InvalidArgument", _ZERO_FILTER_DEPTH):
         raw_ops.Conv2D(input=np.zeros((0, 0, 0, 0), np.float32),
                        filter=np.zeros((0, 0, 0, 0), np.float32),
                        strides=[1, 1, 1, 1], padding="SAME")
@@ -197,15 +201,16 @@ def test_tfsa_2022_028_range_int64_overflow():
 
 # TFSA-2022-033: decoding a TensorProto with an invalid dtype or shape hit a
 # CHECK.
-@pytest.mark.parametrize("tensor", [
-    "dtype: 1000 tensor_shape { dim { size: 0 } }",
-    "dtype: DT_FLOAT tensor_shape { dim { size: -5 } }",
+@pytest.mark.parametrize("tensor,match", [
+    ("dtype: 1000 tensor_shape { dim { size: 0 } }",
+     r"unknown dtype enum \(1000\)"),
+    ("dtype: DT_FLOAT tensor_shape { dim { size: -5 } }", r"negative"),
 ])
-def test_tfsa_2022_033_const_invalid_tensor_proto(tensor):
+def test_tfsa_2022_033_const_invalid_tensor_proto(tensor, match):
     graph = ('node { name: "c" op: "Const" '
              'attr { key: "dtype" value { type: DT_FLOAT } } '
              f'attr {{ key: "value" value {{ tensor {{ {tensor} }} }} }} }}\n')
-    with raises("InvalidArgument", r"dtype|type|shape|dim"):
+    with raises("InvalidArgument", match):
         _run(graph, "c")
 
 
@@ -227,7 +232,8 @@ def test_tfsa_2022_037_assign_uninitialized_value():
 def test_tfsa_2022_042_shape_tensor_of_huge_length():
     graph = ('node { name: "s" op: "Placeholder" '
              'attr { key: "dtype" value { type: DT_INT64 } } '
-             'attr { key: "shape" value { shape { dim { size: 1152921504606846976 } } } } }\n'
+             'attr { key: "shape" value { shape { '
+             'dim { size: 1152921504606846976 } } } } }\n'
              + _const("x", "DT_FLOAT", [1], "float_val: 1")
              + 'node { name: "y" op: "Reshape" input: "x" input: "s" '
                'attr { key: "T" value { type: DT_FLOAT } } '
@@ -251,7 +257,7 @@ def test_tfsa_2022_044_identity_without_input():
 @pytest.mark.parametrize("dims", [[-1], [2 ** 40, 2 ** 40]])
 def test_tfsa_2022_045_const_partial_or_huge_shape(dims):
     graph = _const("c", "DT_FLOAT", dims)
-    with raises("InvalidArgument", r"shape|dim|overflow"):
+    with raises("InvalidArgument", r"negative|too large|overflow"):
         _run(graph, "c")
 
 
@@ -265,7 +271,8 @@ def test_tfsa_2022_046_const_dtype_mismatch():
              + _const("d", "DT_FLOAT", [2], "float_val: [1, 2]")
              + 'node { name: "y" op: "AddV2" input: "c" input: "d" '
                'attr { key: "T" value { type: DT_FLOAT } } }\n')
-    with raises("InvalidArgument", r"int32|DT_INT32"):
+    with raises("InvalidArgument", r"Type mismatch between value \(int32\) "
+                                   r"and dtype \(float\)"):
         _run(graph, "y")
 
 
