@@ -118,6 +118,13 @@ class AssignOp : public OpKernel {
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(1);
+    // Assign allows an uninitialized input (its ref), so the executor lets
+    // an uninitialized value through as well (TensorFlow's TFSA-2022-037).
+    OP_REQUIRES(ctx, value.IsInitialized(),
+                errors::Internal(
+                    "Right hand side of Assign ('", def().input(1),
+                    "') is not initialized; initialize the variable it "
+                    "reads before running the Assign"));
     mutex* mu = ctx->input_ref_mutex(0);
     if (mu == nullptr) return;
     {

@@ -152,6 +152,15 @@ TEST_F(VariableOpsTest, UpdateErrors) {
   }
   auto assign = Kernel(Update("Assign", DT_FLOAT));
   {
+    // An uninitialized right-hand side (TensorFlow's TFSA-2022-037).
+    Tensor nothing(DT_FLOAT);
+    Call call(assign.get(), {ref, TensorValue(&nothing)}, &rm_);
+    EXPECT_THAT(call.ctx->status(),
+                StatusIs(error::INTERNAL,
+                         HasSubstr("Right hand side of Assign ('value') is not "
+                                   "initialized")));
+  }
+  {
     Call call(assign.get(), {ref, TensorValue(&delta)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
   }

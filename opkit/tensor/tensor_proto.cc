@@ -291,6 +291,23 @@ Status Tensor::BuildFromProto(const TensorProto& proto, Tensor* out,
         "TensorProto in opkit; build the value with the ops that make it "
         "(e.g. TensorListReserve, TensorListFromTensor)");
   }
+  if (dtype == DT_RESOURCE) {
+    // ResourceHandle's proto constructor cannot fail, so the shapes it
+    // carries are checked here (TensorFlow's TFSA-2022-030).
+    for (int i = 0; i < proto.resource_handle_val_size(); ++i) {
+      const auto& dtypes_and_shapes =
+          proto.resource_handle_val(i).dtypes_and_shapes();
+      for (int j = 0; j < dtypes_and_shapes.size(); ++j) {
+        Status s = PartialTensorShape::IsValidShape(dtypes_and_shapes[j].shape());
+        if (!s.ok()) {
+          return errors::InvalidArgument(
+              "Invalid TensorProto: resource_handle_val[", i,
+              "].dtypes_and_shapes[", j, "].shape: ", s.message(),
+              "; give each dimension a size >= -1 (-1 = unknown)");
+        }
+      }
+    }
+  }
   TensorShape shape;
   Status shape_status = TensorShape::FromProto(proto.tensor_shape(), &shape);
   if (!shape_status.ok()) {

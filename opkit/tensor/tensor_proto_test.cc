@@ -352,6 +352,16 @@ TEST(TensorProtoTest, MalformedProtosAreRejected) {
   EXPECT_THAT(Tensor::BuildFromProto(truncated, &t),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("truncated or corrupt")));
 
+  // A handle's dtypes_and_shapes must hold valid partial shapes
+  // (TensorFlow's TFSA-2022-030).
+  TensorProto bad_handle_shape = ProtoWithShape(DT_RESOURCE, {});
+  auto* ds = bad_handle_shape.add_resource_handle_val()->add_dtypes_and_shapes();
+  ds->set_dtype(DT_FLOAT);
+  ds->mutable_shape()->add_dim()->set_size(-5);
+  EXPECT_THAT(Tensor::BuildFromProto(bad_handle_shape, &t),
+              StatusIs(error::INVALID_ARGUMENT,
+                       HasSubstr("resource_handle_val[0].dtypes_and_shapes[0].shape")));
+
   // The compat form returns false and leaves the tensor alone.
   EXPECT_FALSE(t.FromProto(too_many));
   EXPECT_TRUE(t.SharesBufferWith(original));

@@ -66,7 +66,9 @@ def test_every_advisory_test_is_indexed():
 def test_the_root_readme_counts_match_the_index():
     rows = _rows()
     applicable = [r for r in rows if not r[2].startswith("not applicable")]
-    covered = [r for r in applicable if re.search(r"`(test_\w+|\w+\.\w+)`", r[2])]
+    covered = [r for r in applicable
+               if not r[2].startswith(("applicable, not yet covered", "not covered"))
+               and re.search(r"`(test_\w+|\w+\.\w+)`", r[2])]
     text = (ROOT / "README.md").read_text()
     m = re.search(r"(\d+) of the (\d+) applicable advisories have a regression test "
                   r"\((\d+) advisories in all", text)
