@@ -357,6 +357,13 @@ Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
         "input depth must be evenly divisible by filter depth: ", d->in_depth,
         " vs ", d->patch_depth);
   }
+  // TensorFlow's fix for TFSA-2021-187: a filter with a zero dimension has
+  // no window to slide, whatever the input.
+  if (filter.NumElements() == 0) {
+    return errors::InvalidArgument(
+        "filter must not have zero elements (i.e. all dimensions must be "
+        "non-zero), got filter shape ", filter.shape().DebugString());
+  }
   d->groups = d->in_depth / d->patch_depth;
   if (d->groups > 0 && d->out_depth % d->groups != 0) {
     return errors::InvalidArgument(

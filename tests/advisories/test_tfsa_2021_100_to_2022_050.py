@@ -294,3 +294,14 @@ def test_tfsa_2022_030_resource_handle_proto_with_bad_shape():
              'shape { dim { size: -5 } } } } } } } }\n')
     with raises("InvalidArgument", r"dtypes_and_shapes.*shape"):
         _run(graph, "c")
+
+
+# --- TFSA-2021-187: convolutions with a zero-size filter ----------------------
+
+def test_tfsa_2021_187_conv2d_zero_size_filter():
+    for filter_shape in ([2, 2, 2, 0], [0, 1, 2, 3]):
+        with raises("InvalidArgument", r"filter must not have zero elements"):
+            opkit.raw_ops.Conv2D(
+                input=np.zeros([1, 3, 3, 2], np.float32),
+                filter=np.zeros(filter_shape, np.float32),
+                strides=[1, 1, 1, 1], padding="VALID")
