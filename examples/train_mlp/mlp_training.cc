@@ -90,7 +90,7 @@ Status TrainMlp(const MlpTrainingOptions& options, MlpTrainingResult* result) {
     const Output h = v.Add("VarHandleOp", {},
                            {{"dtype", Attr(DT_FLOAT)}, {"shape", Attr(value.shape())},
                             {"shared_name", Attr(name)}});
-    init_ops.push_back(v.Add("AssignVariableOp", {h, v.Const(value)}).node);
+    init_ops.push_back(v.AddTarget("AssignVariableOp", {h, v.Const(value)}));
     handles.push_back(h);
     reads.push_back(v.Add("ReadVariableOp", {h}, {{"dtype", Attr(DT_FLOAT)}}));
     OPKIT_RETURN_IF_ERROR(v.status());
@@ -119,7 +119,7 @@ Status TrainMlp(const MlpTrainingOptions& options, MlpTrainingResult* result) {
   for (size_t i = 0; i < handles.size(); ++i) {
     const Output grad{grads[i], 0, DT_FLOAT};
     updates.push_back(
-        sgd.Add("AssignSubVariableOp", {handles[i], sgd.Add("Mul", {lr, grad})}).node);
+        sgd.AddTarget("AssignSubVariableOp", {handles[i], sgd.Add("Mul", {lr, grad})}));
   }
   OPKIT_RETURN_IF_ERROR(sgd.status());
 

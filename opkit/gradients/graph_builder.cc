@@ -84,17 +84,34 @@ Status InferArgAttrs(const OpDef::ArgDef& arg, const Input& given, NodeDef* node
 
 std::vector<Output> GraphBuilder::AddN(std::string_view op, std::vector<Input> inputs,
                                        std::vector<std::pair<std::string, AttrValue>> attrs) {
-  if (!status_->ok()) return {};
+  std::string name;
+  std::vector<Output> outputs;
+  AddNode(op, std::move(inputs), std::move(attrs), &name, &outputs);
+  return outputs;
+}
+
+std::string GraphBuilder::AddTarget(std::string_view op, std::vector<Input> inputs,
+                                    std::vector<std::pair<std::string, AttrValue>> attrs) {
+  std::string name;
+  std::vector<Output> outputs;
+  return AddNode(op, std::move(inputs), std::move(attrs), &name, &outputs) ? name
+                                                                           : std::string();
+}
+
+bool GraphBuilder::AddNode(std::string_view op, std::vector<Input> inputs,
+                           std::vector<std::pair<std::string, AttrValue>> attrs,
+                           std::string* name, std::vector<Output>* outputs_out) {
+  if (!status_->ok()) return false;
   const OpDef* op_def = nullptr;
   Status s = registry_->LookUpOpDef(std::string(op), &op_def);
   if (!s.ok()) {
     Fail(s);
-    return {};
+    return false;
   }
   if (static_cast<int>(inputs.size()) != op_def->input_arg_size()) {
     Fail(errors::InvalidArgument("cannot add ", op, " under '", prefix_, "': it takes ",
                                  op_def->input_arg_size(), " inputs, given ", inputs.size()));
-    return {};
+    return false;
   }
   NodeDef node;
   node.set_name(UniqueName(op));
@@ -104,7 +121,7 @@ std::vector<Output> GraphBuilder::AddN(std::string_view op, std::vector<Input> i
     s = InferArgAttrs(op_def->input_arg(i), inputs[i], &node);
     if (!s.ok()) {
       Fail(errors::InvalidArgument("cannot add ", node.name(), ": ", s.message()));
-      return {};
+      return false;
     }
     for (const Output& t : inputs[i].tensors) node.add_input(t.name());
   }
@@ -114,14 +131,16 @@ std::vector<Output> GraphBuilder::AddN(std::string_view op, std::vector<Input> i
   if (s.ok()) s = OutputTypesForNode(node, *op_def, &out_types);
   if (!s.ok()) {
     Fail(errors::InvalidArgument("cannot add ", node.name(), ": ", s.message()));
-    return {};
+    return false;
   }
   std::vector<Output> outputs;
   for (size_t k = 0; k < out_types.size(); ++k) {
     outputs.push_back(Output{node.name(), static_cast<int>(k), out_types[k]});
   }
+  *name = node.name();
+  *outputs_out = std::move(outputs);
   *graph_->add_node() = std::move(node);
-  return outputs;
+  return true;
 }
 
 Output GraphBuilder::Add(std::string_view op, std::vector<Input> inputs,

@@ -86,6 +86,11 @@ class OPKIT_EXPORT GraphBuilder {
   std::vector<Output> AddN(std::string_view op, std::vector<Input> inputs,
                            std::vector<std::pair<std::string, AttrValue>> attrs = {});
 
+  // Adds a node run for its effect (AssignVariableOp, NoOp ...); returns
+  // its name, to pass as a Session target ("" on error).
+  std::string AddTarget(std::string_view op, std::vector<Input> inputs,
+                        std::vector<std::pair<std::string, AttrValue>> attrs = {});
+
   // A Const node holding `value`.
   Output Const(const Tensor& value);
   // An int32 vector or scalar Const.
@@ -116,6 +121,10 @@ class OPKIT_EXPORT GraphBuilder {
   GraphBuilder(GraphDef* graph, const OpRegistryInterface* registry, std::string prefix,
                std::shared_ptr<Shared> shared);
   std::string UniqueName(std::string_view op);
+  // Adds the node; its name in *name and its outputs in *outputs.
+  bool AddNode(std::string_view op, std::vector<Input> inputs,
+               std::vector<std::pair<std::string, AttrValue>> attrs, std::string* name,
+               std::vector<Output>* outputs);
 
   GraphDef* graph_;
   const OpRegistryInterface* registry_;

@@ -76,6 +76,15 @@ TEST(GraphBuilderTest, FirstErrorSticksAndNamesTheOp) {
   EXPECT_THAT(e.status(), StatusIs(error::INVALID_ARGUMENT, HasSubstr("list of tensors")));
 }
 
+TEST(GraphBuilderTest, AddTargetNamesANodeWithoutOutputs) {
+  GraphDef g;
+  GraphBuilder b(&g, OpRegistry::Global(), "init");
+  EXPECT_EQ(b.AddTarget("NoOp", {}), "init/NoOp");
+  EXPECT_FALSE(b.Add("NoOp", {}).valid());  // Add needs an output
+  EXPECT_THAT(b.status(), StatusIs(error::INVALID_ARGUMENT, HasSubstr("no outputs")));
+  EXPECT_EQ(b.AddTarget("NoOp", {}), "");  // the first error sticks
+}
+
 TEST(GraphBuilderTest, OutputTypeReadsTheOpDef) {
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");

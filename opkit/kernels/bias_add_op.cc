@@ -130,7 +130,10 @@ class BiasAddGradOp : public OpKernel {
     for (int d = channel_dim + 1; d < grad.dims(); ++d) {
       inner *= grad.dim_size(d);
     }
-    const int64_t outer = grad.NumElements() / (channels * inner);
+    // A product, not NumElements() / (channels * inner): inner may be 0
+    // (an empty spatial dimension after the channels in NCHW).
+    int64_t outer = 1;
+    for (int d = 0; d < channel_dim; ++d) outer *= grad.dim_size(d);
     const T* g = grad.flat<T>().data();
     T* y = out->flat<T>().data();
     using Acc = BiasGradAccum<T>;

@@ -226,6 +226,10 @@ TEST_F(BiasAddGradTest, OtherTypesAndEmpty) {
   EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0, 0));
   ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({4, 0})), "NHWC"), IsOk());
   EXPECT_EQ(out_[0].shape(), TensorShape({0}));
+  // NCHW with an empty dimension after the channels (found by the op
+  // fuzzer: a division by zero): zeros per channel.
+  ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({2, 3, 0, 2})), "NCHW"), IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0, 0));
 }
 
 TEST_F(BiasAddGradTest, BelowRankTwoIsRejected) {

@@ -346,13 +346,11 @@ TEST_F(Conv2DTest, BlocksMatchReferenceAtEveryThreadCount) {
     contexts.push_back(std::move(ctx).value());
   }
   std::vector<ConvCase> cases = BlockedGeometries();
-  // Empty batch, empty output depth.
+  // An empty batch. (A filter with no output channels is refused:
+  // EmptyShapes.)
   ConvCase c;
   c.input = {0, 9, 9, 3};
   c.filter = {3, 3, 3, 4};
-  cases.push_back(c);
-  c.input = {2, 9, 9, 3};
-  c.filter = {3, 3, 3, 0};
   cases.push_back(c);
   for (const ConvCase& c : cases) {
     SCOPED_TRACE(Describe(c));

@@ -30,7 +30,7 @@ inline constexpr bool kIsComplex =
 // so a copy returned by value would dangle once the statement ends.
 template <typename E>
 decltype(auto) Conj(const E& e) {
-  if constexpr (kIsComplex<typename E::Scalar>) {
+  if constexpr (kIsComplex<std::remove_cv_t<typename E::Scalar>>) {
     return e.conjugate();
   } else {
     return e;

@@ -17,6 +17,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernels/array_kernel_util.h"
+#include "opkit/tensor/allocation_limit.h"
 
 namespace opkit {
 
@@ -208,6 +209,8 @@ class TensorListReserveOp : public OpKernel {
     TensorList list;
     list.element_dtype = element_dtype_;
     OP_REQUIRES_OK(ctx, ElementShapeInput(ctx, 0, &list.element_shape));
+    // Note [Allocation limit]: the slots are allocated now.
+    OP_REQUIRES_OK(ctx, CheckElementCount(num_elements, sizeof(Tensor), "TensorListReserve"));
     list.tensors.resize(static_cast<size_t>(num_elements));
     SetOutputList(ctx, 0, std::move(list));
   }
@@ -444,6 +447,7 @@ class TensorListResizeOp : public OpKernel {
                 errors::InvalidArgument(
                     "TensorListSlice expects size to be non-negative. Got: ",
                     size));
+    OP_REQUIRES_OK(ctx, CheckElementCount(size, sizeof(Tensor), "TensorListResize"));
     TensorList* list = nullptr;
     OP_REQUIRES_OK(ctx, MutableOutputList(ctx, &list));
     list->tensors.resize(static_cast<size_t>(size));

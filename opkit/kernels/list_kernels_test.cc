@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/kernels/tensor_list.h"
+#include "opkit/tensor/allocation_limit.h"
 #include "opkit/testing/kernel_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -150,6 +151,14 @@ TEST_F(ListKernelsTest, BadInputsAreErrors) {
   EXPECT_THAT(Run("TensorListReserve", {I32({2, -5}), Scalar(1)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("element_shape")));
+  {
+    // More slots than the allocation limit allows: ResourceExhausted, not a
+    // std::bad_alloc.
+    ScopedAllocationLimit limit(1 << 20);
+    EXPECT_THAT(Run("TensorListReserve", {I32({2}), Scalar(1 << 30)},
+                    {{"element_dtype", Attr(DT_FLOAT)}}),
+                StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("TensorListReserve")));
+  }
   EXPECT_THAT(Run("TensorListFromTensor", {AsTensor<float>({1}, TensorShape({})),
                                            Scalar(-1)}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("at least a vector")));

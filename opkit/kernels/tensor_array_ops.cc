@@ -21,6 +21,7 @@
 #include "opkit/kernels/array_kernel_util.h"
 #include "opkit/kernel/resource_handle_op.h"
 #include "opkit/resource/resource_mgr.h"
+#include "opkit/tensor/allocation_limit.h"
 
 namespace opkit {
 namespace {
@@ -75,6 +76,8 @@ class TensorArray : public ResourceBase {
             "TensorArray ", name_, ": Tried to write to index ", index,
             " but array is not resizeable and size is: ", values_.size());
       }
+      OPKIT_RETURN_IF_ERROR(CheckElementCount(index + 1, sizeof(Tensor),
+                                              StrCat("TensorArray ", name_)));
       values_.resize(static_cast<size_t>(index) + 1);
     }
     if (!element_shape_.IsCompatibleWith(PartialTensorShape(value.shape()))) {
@@ -237,6 +240,8 @@ class TensorArrayOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadIndexScalar(ctx->input(0), "size", /*allow_one_element=*/true, &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument("Size should be >= 0."));
+    // Note [Allocation limit]: the slots are allocated now.
+    OP_REQUIRES_OK(ctx, CheckElementCount(size, sizeof(Tensor), "TensorArray"));
     static std::atomic<int64_t> counter{0};
     const std::string name =
         StrCat(name_.empty() ? "_tensor_array" : name_, "_",

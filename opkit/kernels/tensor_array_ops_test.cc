@@ -10,6 +10,7 @@
 #include "opkit/graph/graph.h"
 #include "opkit/resource/resource_mgr.h"
 #include "opkit/runtime/session.h"
+#include "opkit/tensor/allocation_limit.h"
 #include "opkit/testing/kernel_test_util.h"
 #include "opkit/testing/status_matchers.h"
 
@@ -164,6 +165,12 @@ TEST(TensorArrayTest, ReadsWritesAndTheirErrors) {
                                  "element shape: [2]")));
   EXPECT_THAT(run(-1, 0, 0, AsTensor<float>({5, 6}), &out),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Size should be >= 0")));
+  // Slots beyond the allocation limit (found by the op fuzzer: a
+  // std::bad_alloc that aborted the process).
+  ScopedAllocationLimit limit(1 << 20);
+  EXPECT_THAT(run(1 << 30, 0, 0, AsTensor<float>({5, 6}), &out),
+              StatusIs(error::RESOURCE_EXHAUSTED,
+                       HasSubstr("TensorArray of 1073741824 elements")));
 }
 
 }  // namespace

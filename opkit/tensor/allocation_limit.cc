@@ -3,10 +3,12 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 
 #include "opkit/core/errors.h"
 #include "opkit/core/logging.h"
+#include "opkit/core/str_util.h"
 #include "opkit/core/machine_resources.h"
 #include "opkit/tensor/allocator.h"
 
@@ -73,6 +75,14 @@ Status CheckAllocationLimit(int64_t bytes, std::string_view what) {
       " bytes is more than the allocation limit of ", limit,
       " bytes; check the shape, or raise the limit with ", kEnvVar,
       " or opkit::SetMaxAllocationBytes");
+}
+
+Status CheckElementCount(int64_t count, size_t element_bytes, std::string_view what) {
+  const int64_t per = element_bytes == 0 ? 1 : static_cast<int64_t>(element_bytes);
+  const int64_t limit = MaxAllocationBytes();
+  if (count <= limit / per) return OkStatus();
+  const int64_t bytes = count > INT64_MAX / per ? INT64_MAX : count * per;
+  return CheckAllocationLimit(bytes, StrCat(what, " of ", count, " elements"));
 }
 
 ScopedAllocationLimit::ScopedAllocationLimit(int64_t bytes)

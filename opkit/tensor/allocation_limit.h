@@ -44,6 +44,13 @@ OPKIT_EXPORT Status SetMaxAllocationBytes(int64_t bytes);
 // `what` describes the tensor ("tensor with shape [..] and type float").
 OPKIT_EXPORT Status CheckAllocationLimit(int64_t bytes, std::string_view what);
 
+// The same for a container of `count` elements of `element_bytes` each (a
+// TensorList's or TensorArray's slots): OK when count * element_bytes is
+// within the limit, computed without overflow; ResourceExhausted naming
+// `what` otherwise.
+OPKIT_EXPORT Status CheckElementCount(int64_t count, size_t element_bytes,
+                                      std::string_view what);
+
 // Sets the limit for the life of the object, then puts back the one before
 // (process-wide, not per thread: for tests and tools that run one thing).
 class OPKIT_EXPORT ScopedAllocationLimit {

@@ -44,13 +44,18 @@ Tensor Random(const TensorShape& shape, double lo = -1.0, double hi = 1.0,
   return t;
 }
 
-// What a correct gradient stays under, for central differences of step
-// 1e-3 computed in `dtype`.
-inline double Tolerance(DataType dtype) { return dtype == DT_DOUBLE ? 1e-6 : 2e-2; }
+// The central-difference step for `dtype`: small in double (truncation
+// error ~ step^2), larger in float (rounding error ~ epsilon / step).
+inline double Step(DataType dtype) { return dtype == DT_DOUBLE ? 1e-6 : 1e-3; }
+
+// What a correct gradient stays under with that step.
+inline double Tolerance(DataType dtype) { return dtype == DT_DOUBLE ? 1e-5 : 2e-2; }
 
 // Largest difference between the registered gradient and finite
-// differences of `f` at `xs` (NaN, with a test failure, on any error).
-inline double GradientError(const std::vector<Tensor>& xs, const GraphFn& f) {
+// differences of `f` at `xs` (NaN, with a test failure, on any error), with
+// central differences of `step` (0: Step of the first x's dtype).
+inline double GradientError(const std::vector<Tensor>& xs, const GraphFn& f,
+                            double step = 0) {
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
   std::vector<Output> in;
@@ -65,7 +70,9 @@ inline double GradientError(const std::vector<Tensor>& xs, const GraphFn& f) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   double error = 0;
-  const Status s = ComputeGradientError(g, names, xs, {y.name()}, &error);
+  const Status s =
+      ComputeGradientError(g, names, xs, {y.name()}, &error,
+                           step > 0 ? step : Step(xs[0].dtype()));
   if (!s.ok()) {
     ADD_FAILURE() << s.ToString();
     return std::numeric_limits<double>::quiet_NaN();

@@ -58,8 +58,19 @@ def test_tfsa_2022_100_avg_pool_grad_negative_orig_input_shape():
 
 
 def test_tfsa_2023_010_avg_pool_grad_grad_not_the_pooled_shape():
-    with raises("InvalidArgument", r"grad|stride|depth|batch"):
+    # The depth stride of 30 is refused first (Unimplemented, TensorFlow's
+    # message for pooling over depth on CPU); a grad of the wrong shape for
+    # a spatial window is InvalidArgument.
+    with raises("Unimplemented", r"Non-spatial pooling"):
         opkit.raw_ops.AvgPoolGrad(
             orig_input_shape=np.array([11, 9, 78, 9], np.int32),
             grad=_f32([16, 16, 16, 16], 1.0), ksize=[1, 40, 128, 1],
             strides=[1, 128, 128, 30], padding="SAME", data_format="NHWC")
+
+
+def test_tfsa_2023_010_avg_pool_grad_spatial_window_wrong_grad_shape():
+    with raises("InvalidArgument", r"grad"):
+        opkit.raw_ops.AvgPoolGrad(
+            orig_input_shape=np.array([11, 9, 78, 9], np.int32),
+            grad=_f32([16, 16, 16, 16], 1.0), ksize=[1, 40, 128, 1],
+            strides=[1, 128, 128, 1], padding="SAME", data_format="NHWC")
