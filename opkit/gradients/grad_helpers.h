@@ -34,6 +34,17 @@ OPKIT_EXPORT std::vector<Output> ReduceBatchDims(GraphBuilder& b, const Output& 
 // size 1 (dy itself when keep_dims is true), ready to broadcast back.
 OPKIT_EXPORT Output ReshapeToKeptDims(GraphBuilder& b, const GradientOp& op, const Output& dy);
 
+// The gradient of an op whose *Grad op needs only the op's output and the
+// incoming gradient: dx = <kGradOp>(y, dy) when kOutputFirst (TanhGrad,
+// SigmoidGrad ...), <kGradOp>(dy, y) otherwise (ReluGrad, EluGrad ...).
+template <const char* kGradOp, bool kOutputFirst>
+Status GradFromOutput(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                      std::vector<Output>* dx) {
+  const Output& y = op.outputs[0];
+  *dx = {kOutputFirst ? b.Add(kGradOp, {y, dy[0]}) : b.Add(kGradOp, {dy[0], y})};
+  return b.status();
+}
+
 }  // namespace grad
 }  // namespace opkit
 

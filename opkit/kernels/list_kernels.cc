@@ -241,6 +241,8 @@ class TensorListFromTensorOp : public OpKernel {
     list.element_dtype = t.dtype();
     list.element_shape = given;
     const int64_t n = t.dim_size(0);
+    // An empty tensor may still have a huge first dimension.
+    OP_REQUIRES_OK(ctx, CheckElementCount(n, sizeof(Tensor), "TensorListFromTensor"));
     list.tensors.reserve(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       Tensor slice;

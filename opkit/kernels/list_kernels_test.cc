@@ -158,6 +158,10 @@ TEST_F(ListKernelsTest, BadInputsAreErrors) {
     EXPECT_THAT(Run("TensorListReserve", {I32({2}), Scalar(1 << 30)},
                     {{"element_dtype", Attr(DT_FLOAT)}}),
                 StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("TensorListReserve")));
+    // An empty tensor with a huge first dimension (found by the op fuzzer).
+    EXPECT_THAT(Run("TensorListFromTensor",
+                    {Tensor(DT_FLOAT, TensorShape({int64_t{1} << 40, 0})), I32({0})}),
+                StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("TensorListFromTensor")));
   }
   EXPECT_THAT(Run("TensorListFromTensor", {AsTensor<float>({1}, TensorShape({})),
                                            Scalar(-1)}),

@@ -108,22 +108,16 @@ Status LogGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>&
 REGISTER_GRADIENT_OP("Log", LogGrad);
 
 // The y-and-dy gradient ops: dx = <Op>Grad(y, dy).
-template <const char* kGradOp>
-Status OutputGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
-                  std::vector<Output>* dx) {
-  *dx = {b.Add(kGradOp, {op.outputs[0], dy[0]})};
-  return b.status();
-}
 constexpr char kTanhGrad[] = "TanhGrad";
 constexpr char kSigmoidGrad[] = "SigmoidGrad";
 constexpr char kSqrtGrad[] = "SqrtGrad";
 constexpr char kRsqrtGrad[] = "RsqrtGrad";
 constexpr char kReciprocalGrad[] = "ReciprocalGrad";
-REGISTER_GRADIENT_OP("Tanh", OutputGrad<kTanhGrad>);
-REGISTER_GRADIENT_OP("Sigmoid", OutputGrad<kSigmoidGrad>);
-REGISTER_GRADIENT_OP("Sqrt", OutputGrad<kSqrtGrad>);
-REGISTER_GRADIENT_OP("Rsqrt", OutputGrad<kRsqrtGrad>);
-REGISTER_GRADIENT_OP("Reciprocal", OutputGrad<kReciprocalGrad>);
+REGISTER_GRADIENT_OP("Tanh", (grad::GradFromOutput<kTanhGrad, true>));
+REGISTER_GRADIENT_OP("Sigmoid", (grad::GradFromOutput<kSigmoidGrad, true>));
+REGISTER_GRADIENT_OP("Sqrt", (grad::GradFromOutput<kSqrtGrad, true>));
+REGISTER_GRADIENT_OP("Rsqrt", (grad::GradFromOutput<kRsqrtGrad, true>));
+REGISTER_GRADIENT_OP("Reciprocal", (grad::GradFromOutput<kReciprocalGrad, true>));
 
 // Cast: the gradient is cast back, when both types are floating.
 Status CastGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,

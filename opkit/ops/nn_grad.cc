@@ -11,22 +11,15 @@
 namespace opkit {
 namespace {
 
-// dx = <GradOp>(dy, <the op's output>) for the activations whose gradient
-// needs only their output.
-template <const char* kGradOp>
-Status ActivationGradFromOutput(GraphBuilder& b, const GradientOp& op,
-                                const std::vector<Output>& dy, std::vector<Output>* dx) {
-  *dx = {b.Add(kGradOp, {dy[0], op.outputs[0]})};
-  return b.status();
-}
+// The activations whose gradient needs only their output: dx = <Op>Grad(dy, y).
 constexpr char kReluGrad[] = "ReluGrad";
 constexpr char kRelu6Grad[] = "Relu6Grad";
 constexpr char kEluGrad[] = "EluGrad";
 constexpr char kSeluGrad[] = "SeluGrad";
-REGISTER_GRADIENT_OP("Relu", ActivationGradFromOutput<kReluGrad>);
-REGISTER_GRADIENT_OP("Relu6", ActivationGradFromOutput<kRelu6Grad>);
-REGISTER_GRADIENT_OP("Elu", ActivationGradFromOutput<kEluGrad>);
-REGISTER_GRADIENT_OP("Selu", ActivationGradFromOutput<kSeluGrad>);
+REGISTER_GRADIENT_OP("Relu", (grad::GradFromOutput<kReluGrad, false>));
+REGISTER_GRADIENT_OP("Relu6", (grad::GradFromOutput<kRelu6Grad, false>));
+REGISTER_GRADIENT_OP("Elu", (grad::GradFromOutput<kEluGrad, false>));
+REGISTER_GRADIENT_OP("Selu", (grad::GradFromOutput<kSeluGrad, false>));
 
 Status LeakyReluGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
                      std::vector<Output>* dx) {
