@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/core/errors.h"
 #include "opkit/op/node_def_util.h"
 #include "opkit/op/op_def_builder.h"
 #include "opkit/op/op_registry.h"
@@ -201,6 +202,45 @@ TEST_F(ShapeRefinerTest, Chain) {
   EXPECT_THAT(refiner_.OutputShape("^mm", &outs[0]), StatusIs(error::INVALID_ARGUMENT));
   EXPECT_THAT(refiner_.OutputShapes("zz", &outs), StatusIs(error::NOT_FOUND));
   EXPECT_THAT(refiner_.OutputShapeProto("zz", &proto), StatusIs(error::NOT_FOUND));
+}
+
+// TFSA-2021-166: the handle shapes a producer's shape function sets (a
+// resource's element shape, as MutableHashTable's and VarHandleOp's do) must
+// outlive the shape function's context; a consumer reads them afterwards.
+// Under AddressSanitizer a dangling ShapeHandle here is a use after free.
+TEST_F(ShapeRefinerTest, HandleShapesOutliveTheProducersShapeFunction) {
+  Register(OpDefBuilder("MakeHandle")
+               .Output("handle: resource")
+               .SetShapeFn([](InferenceContext* c) {
+                 c->set_output(0, c->Scalar());
+                 ShapeHandle element;
+                 OPKIT_RETURN_IF_ERROR(
+                     c->MakeShapeFromPartialTensorShape(PartialTensorShape({2, 3}), &element));
+                 c->set_output_handle_shapes_and_types(
+                     0, {shape_inference::ShapeAndType(element, DT_FLOAT)});
+                 return Status::OK();
+               }));
+  Register(OpDefBuilder("ReadHandle")
+               .Input("handle: resource")
+               .Output("value: float")
+               .SetShapeFn([](InferenceContext* c) {
+                 const auto* handle = c->input_handle_shapes_and_types(0);
+                 if (handle == nullptr || handle->empty()) {
+                   return errors::InvalidArgument("no handle shape");
+                 }
+                 c->set_output(0, (*handle)[0].shape);
+                 return Status::OK();
+               }));
+  AddNode("h", "MakeHandle", {});
+  AddNode("r1", "ReadHandle", {"h"});
+  AddNode("r2", "ReadHandle", {"h"});
+  ASSERT_THAT(refiner_.InferShapes(graph_), IsOk());
+  EXPECT_EQ("[2,3]", Shape("r1"));
+  EXPECT_EQ("[2,3]", Shape("r2"));
+  // Inferring again replaces every context; the handle shapes are still read
+  // through the new ones.
+  ASSERT_THAT(refiner_.InferShapes(graph_), IsOk());
+  EXPECT_EQ("[2,3]", Shape("r2"));
 }
 
 TEST_F(ShapeRefinerTest, ConstFeedsReshape) {

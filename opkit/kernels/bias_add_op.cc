@@ -134,6 +134,12 @@ class BiasAddGradOp : public OpKernel {
     // (an empty spatial dimension after the channels in NCHW).
     int64_t outer = 1;
     for (int d = 0; d < channel_dim; ++d) outer *= grad.dim_size(d);
+    if (grad.NumElements() == 0) {
+      // Nothing to sum, however large the other dimensions (a loop over
+      // 2^40 empty rows would not end).
+      out->flat<T>().setZero();
+      return;
+    }
     const T* g = grad.flat<T>().data();
     T* y = out->flat<T>().data();
     using Acc = BiasGradAccum<T>;

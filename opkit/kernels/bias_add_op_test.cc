@@ -230,6 +230,11 @@ TEST_F(BiasAddGradTest, OtherTypesAndEmpty) {
   // fuzzer: a division by zero): zeros per channel.
   ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({2, 3, 0, 2})), "NCHW"), IsOk());
   EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0, 0));
+  // ... and with 2^40 empty rows before them, which a loop over the rows
+  // would not finish (seed 3 of the op fuzzer).
+  ASSERT_THAT(RunGrad(Tensor(DT_FLOAT, TensorShape({int64_t{1} << 40, 2, 3, 0})), "NCHW"),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0));
 }
 
 TEST_F(BiasAddGradTest, BelowRankTwoIsRejected) {
