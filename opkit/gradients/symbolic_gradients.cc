@@ -53,7 +53,10 @@ class GraphView {
       const OpDef* op_def = nullptr;
       OPKIT_RETURN_IF_ERROR(registry.LookUpOpDef(n.op(), &op_def));
       AddDefaultsToNodeDef(*op_def, &n);
-      Status s = OutputTypesForNode(n, *op_def, &out_types_[i]);
+      // Gradient functions index the inputs the OpDef promises: a node
+      // with the wrong inputs or attrs is refused here, not indexed past.
+      Status s = ValidateNodeDef(n, *op_def);
+      if (s.ok()) s = OutputTypesForNode(n, *op_def, &out_types_[i]);
       if (!s.ok()) {
         return errors::InvalidArgument("node ", n.name(), " (", n.op(), "): ", s.message());
       }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "opkit/gradients/gradient_registry.h"
 #include "opkit/gradients/graph_builder.h"
@@ -125,7 +126,7 @@ TEST(SymbolicGradientsTest, MissingGradientNamesTheOpAndLeavesTheGraphUnchanged)
                        AllOf(HasSubstr("No gradient defined for op: SymbolicGradientsTestNoGrad"),
                              HasSubstr("REGISTER_GRADIENT_OP"),
                              HasSubstr("node SymbolicGradientsTestNoGrad"))));
-  EXPECT_EQ(g.SerializeAsString(), before.SerializeAsString());
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(g, before));
   EXPECT_TRUE(dx.empty());
 }
 
@@ -139,6 +140,18 @@ TEST(SymbolicGradientsTest, BadNamesAreInvalidArgument) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("y 'nope'")));
   EXPECT_THAT(AddSymbolicGradients(&g, {x.name()}, {x.name() + ":4"}, {}, &dx),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("has 1 outputs")));
+}
+
+TEST(SymbolicGradientsTest, MalformedNodesAreInvalidArgumentNotIndexedPast) {
+  // A MatMul with one input: its gradient function would read input 1.
+  GraphDef g;
+  ASSERT_THAT(ParseGraphDefText(R"pb(
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node { name: "y" op: "MatMul" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
+  )pb", &g), IsOk());
+  std::vector<std::string> dx;
+  EXPECT_THAT(AddSymbolicGradients(&g, {"y"}, {"x"}, {}, &dx),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("node y (MatMul)")));
 }
 
 TEST(SymbolicGradientsTest, LoopsAreUnimplemented) {
