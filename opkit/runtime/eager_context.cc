@@ -207,13 +207,21 @@ Status InferAttrsFromInputs(const OpDef& op_def, const DataTypeVector& types,
                             NodeDef* node) {
   // How many inputs the variable-length args take: only inferable when
   // there is exactly one whose length is not given.
-  int fixed = 0;
+  int64_t fixed = 0;
   int unknown_lists = 0;
   for (const auto& arg : op_def.input_arg()) {
     if (!arg.number_attr().empty()) {
       auto it = node->attr().find(arg.number_attr());
       if (it != node->attr().end() && it->second.value_case() == AttrValue::kI) {
-        fixed += static_cast<int>(it->second.i());
+        // Checked before it is added up: a huge or negative count (an attr
+        // the caller set) must not overflow the sum.
+        const int64_t n = it->second.i();
+        if (n < 0 || n > static_cast<int64_t>(types.size())) {
+          return errors::InvalidArgument(
+              node->op(), "'s attr ", arg.number_attr(), " = ", n, " cannot count input '",
+              arg.name(), "': the op was given ", types.size(), " inputs");
+        }
+        fixed += n;
       } else {
         ++unknown_lists;
       }
@@ -234,7 +242,7 @@ Status InferAttrsFromInputs(const OpDef& op_def, const DataTypeVector& types,
         "(the number attr of each `N * T` input, the types of each "
         "list(type) input) so that ", types.size(), " inputs can be split");
   }
-  const int list_length = static_cast<int>(types.size()) - fixed;
+  const int list_length = static_cast<int>(static_cast<int64_t>(types.size()) - fixed);
   if (list_length < 0 || (unknown_lists == 0 && list_length != 0)) {
     return errors::InvalidArgument(node->op(), " expects ", fixed,
                                    unknown_lists ? " or more" : "",

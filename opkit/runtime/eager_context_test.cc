@@ -196,6 +196,20 @@ TEST_F(EagerContextTest, InfersNumberAndListAttrs) {
   EXPECT_EQ((*prepared)->node_def().attr().at("T").type(), DT_FLOAT);
 }
 
+TEST_F(EagerContextTest, ANumberAttrBeyondTheInputsIsRefusedWithoutOverflow) {
+  // Found by the op fuzzer under UBSan: N = INT32_MAX was added to the
+  // other inputs' count in an int.
+  std::vector<Tensor> out;
+  AttrValue huge;
+  huge.set_i(std::numeric_limits<int32>::max());
+  EXPECT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1}))}, {{"N", huge}}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("attr N = 2147483647")));
+  AttrValue negative;
+  negative.set_i(-3);
+  EXPECT_THAT(ctx_->Run("SumN", {AsTensor<float>({1}, TensorShape({1}))}, {{"N", negative}}, &out),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("attr N = -3")));
+}
+
 TEST_F(EagerContextTest, DefaultsAreAdded) {
   auto prepared = ctx_->Prepare("WithDefault", {DT_FLOAT});
   ASSERT_THAT(prepared, IsOk());
