@@ -83,14 +83,35 @@ class SliceOp : public OpKernel {
   }
 };
 
+// The masks StridedSlice and StridedSliceGrad share, from their attrs.
+Status ReadStridedSliceMasks(OpKernelConstruction* ctx, internal::StridedSliceSpec* spec) {
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("begin_mask", &spec->begin_mask));
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("end_mask", &spec->end_mask));
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("ellipsis_mask", &spec->ellipsis_mask));
+  OPKIT_RETURN_IF_ERROR(ctx->GetAttr("new_axis_mask", &spec->new_axis_mask));
+  return ctx->GetAttr("shrink_axis_mask", &spec->shrink_axis_mask);
+}
+
+// begin, end and strides into `spec`: 1-D tensors of one length.
+Status ReadStridedSliceIndices(const Tensor& begin_t, const Tensor& end_t,
+                               const Tensor& strides_t, internal::StridedSliceSpec* spec) {
+  if (!(begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
+        begin_t.NumElements() == strides_t.NumElements() &&
+        end_t.NumElements() == strides_t.NumElements())) {
+    return errors::InvalidArgument(
+        "Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
+        begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(), ", and ",
+        strides_t.shape().DebugString(), " instead.");
+  }
+  OPKIT_RETURN_IF_ERROR(internal::ReadIndexValues(begin_t, "begin", &spec->begin));
+  OPKIT_RETURN_IF_ERROR(internal::ReadIndexValues(end_t, "end", &spec->end));
+  return internal::ReadIndexValues(strides_t, "strides", &spec->strides);
+}
+
 class StridedSliceOp : public OpKernel {
  public:
   explicit StridedSliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("begin_mask", &spec_.begin_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("end_mask", &spec_.end_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("ellipsis_mask", &spec_.ellipsis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("new_axis_mask", &spec_.new_axis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shrink_axis_mask", &spec_.shrink_axis_mask));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceMasks(ctx, &spec_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -98,19 +119,8 @@ class StridedSliceOp : public OpKernel {
     const Tensor& begin_t = ctx->input(1);
     const Tensor& end_t = ctx->input(2);
     const Tensor& strides_t = ctx->input(3);
-    OP_REQUIRES(ctx,
-                begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
-                    begin_t.NumElements() == strides_t.NumElements() &&
-                    end_t.NumElements() == strides_t.NumElements(),
-                errors::InvalidArgument(
-                    "Expected begin, end, and strides to be 1D equal size tensors, "
-                    "but got shapes ",
-                    begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
-                    ", and ", strides_t.shape().DebugString(), " instead."));
     internal::StridedSliceSpec spec = spec_;
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(begin_t, "begin", &spec.begin));
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(end_t, "end", &spec.end));
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(strides_t, "strides", &spec.strides));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceIndices(begin_t, end_t, strides_t, &spec));
     const std::vector<int64_t> in_dims(input.shape().dim_sizes().begin(),
                                        input.shape().dim_sizes().end());
     internal::StridedSliceResult r;
@@ -132,11 +142,7 @@ class StridedSliceOp : public OpKernel {
 class StridedSliceGradOp : public OpKernel {
  public:
   explicit StridedSliceGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("begin_mask", &spec_.begin_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("end_mask", &spec_.end_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("ellipsis_mask", &spec_.ellipsis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("new_axis_mask", &spec_.new_axis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shrink_axis_mask", &spec_.shrink_axis_mask));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceMasks(ctx, &spec_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -157,19 +163,8 @@ class StridedSliceGradOp : public OpKernel {
     OP_REQUIRES(ctx, s.ok(),
                 errors::InvalidArgument("StridedSliceGrad: shape is not a valid tensor shape: ",
                                         s.message()));
-    OP_REQUIRES(ctx,
-                begin_t.dims() == 1 && end_t.dims() == 1 && strides_t.dims() == 1 &&
-                    begin_t.NumElements() == strides_t.NumElements() &&
-                    end_t.NumElements() == strides_t.NumElements(),
-                errors::InvalidArgument(
-                    "Expected begin, end, and strides to be 1D equal size tensors, "
-                    "but got shapes ",
-                    begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
-                    ", and ", strides_t.shape().DebugString(), " instead."));
     internal::StridedSliceSpec spec = spec_;
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(begin_t, "begin", &spec.begin));
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(end_t, "end", &spec.end));
-    OP_REQUIRES_OK(ctx, internal::ReadIndexValues(strides_t, "strides", &spec.strides));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceIndices(begin_t, end_t, strides_t, &spec));
     internal::StridedSliceResult r;
     OP_REQUIRES_OK(ctx, internal::ComputeStridedSlice(in_dims, spec, &r));
     TensorShape final_shape;
