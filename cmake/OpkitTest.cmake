@@ -1,6 +1,7 @@
 # opkit_cc_test(NAME SRCS a_test.cc ... [DEPS target ...] [LABELS ...])
 #
-# One GoogleTest program, registered with ctest test by test. Tests link
+# One GoogleTest program, registered with ctest test by test (or as one
+# test: Note [Test granularity]). Tests link
 # opkit::testing (matchers, gtest_main) and whatever DEPS names.
 include(GoogleTest)
 
@@ -45,7 +46,20 @@ function(opkit_cc_test name)
   opkit_test_build_cost(${name})
   # Tests find the source tree and tests/testdata/ through opkit/testing/test_data.h
   # (compiled-in defaults, overridable by OPKIT_SOURCE_DIR).
-  if(ARG_LABELS)
+  # Note [Test granularity]: a test program is one ctest test per GoogleTest
+  # case by default, so a failure names the case and cases run in parallel.
+  # Each case then starts the whole program, and under the sanitizers that
+  # start (every op and kernel registering, instrumented at -O0) costs about
+  # a second: 1600 cases took twelve minutes of CI for two of actual testing.
+  # OPKIT_TEST_PER_PROGRAM (on in the asan and tsan presets) makes each
+  # program one ctest test running all its cases in one process; GoogleTest's
+  # output still names every failing case.
+  if(OPKIT_TEST_PER_PROGRAM)
+    add_test(NAME ${name} COMMAND ${name})
+    if(ARG_LABELS)
+      set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+    endif()
+  elseif(ARG_LABELS)
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${ARG_LABELS}")
   else()
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST)
