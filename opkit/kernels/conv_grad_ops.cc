@@ -1,6 +1,9 @@
 // Conv2DBackpropInput and Conv2DBackpropFilter on CPU: the gradients of
 // Conv2D (conv_ops.cc) with respect to its input and its filter, for the
-// same strides, dilations, SAME/VALID/EXPLICIT padding, NHWC or NCHW.
+// same strides, dilations, SAME/VALID/EXPLICIT padding, NHWC or NCHW; and
+// DepthwiseConv2dNativeBackpropInput / ...Filter, the same for
+// DepthwiseConv2dNative (depthwise_conv_op.cc), whose output channel
+// c * multiplier + m reads only input channel c.
 //
 // Both are direct loops whose innermost dimension is contiguous in memory
 // and whose partial sums stay in registers (a fixed-size chunk of channels
@@ -15,6 +18,7 @@
 // Conv2D's int32 kernel). NCHW tensors are transposed to NHWC and back.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -41,13 +45,18 @@ struct ConvGradDims {
   int64_t stride_rows, stride_cols, dilation_rows, dilation_cols;
   int64_t pad_top, pad_left;
   int64_t out_rows, out_cols;
+  // Depthwise only: filter [rows, cols, in_depth, depth_multiplier] and
+  // out_depth = in_depth * depth_multiplier. 0 for Conv2D.
+  int64_t depth_multiplier = 0;
 };
 
 // Checks that `input`, `filter` and `out_backprop` shapes are those of one
 // convolution with `params`, and fills *d. `op` names the caller in errors.
+// With `depthwise`, the filter is a depthwise one (ConvGradDims).
 Status ComputeGradDims(const char* op, const DepthwiseConvParams& params,
                        const TensorShape& input, const TensorShape& filter,
-                       const TensorShape& out_backprop, ConvGradDims* d) {
+                       const TensorShape& out_backprop, bool depthwise,
+                       ConvGradDims* d) {
   if (input.dims() != 4) {
     return errors::InvalidArgument(op, ": input must be 4-dimensional, got ",
                                    input.DebugString());
@@ -74,8 +83,19 @@ Status ComputeGradDims(const char* op, const DepthwiseConvParams& params,
   if (filter.dim_size(2) != d->in_depth) {
     return errors::InvalidArgument(
         op, ": input depth must be equal to filter depth: ", d->in_depth,
-        " vs ", filter.dim_size(2), " (grouped convolutions have no CPU "
-        "gradient kernel)");
+        " vs ", filter.dim_size(2),
+        depthwise ? " (the filter is [rows, cols, in_depth, multiplier])"
+                  : " (grouped convolutions have no CPU gradient kernel)");
+  }
+  if (depthwise) {
+    d->depth_multiplier = filter.dim_size(3);
+    if (d->depth_multiplier != 0 &&
+        d->in_depth > std::numeric_limits<int64_t>::max() / d->depth_multiplier) {
+      return errors::InvalidArgument(op, ": in_depth ", d->in_depth,
+                                     " times depth_multiplier ",
+                                     d->depth_multiplier, " overflows");
+    }
+    d->out_depth = d->in_depth * d->depth_multiplier;
   }
   if (out_backprop.dim_size(n) != d->batch) {
     return errors::InvalidArgument(
@@ -311,7 +331,102 @@ void BackpropFilterNhwc(OpKernelContext* ctx, const ConvGradDims& d,
   });
 }
 
-template <typename T>
+// The depthwise dx: dx[n,ih,iw,c] = sum over the (tap, output position)
+// pairs that read (ih, iw) of sum_m dy[n,oh,ow,c*M+m] * w[fh,fw,c,m]. The
+// products are summed along the contiguous c*M+m axis first, then reduced
+// over m.
+template <typename CT>
+void DepthwiseBackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
+                                const CT* dy, const CT* w, CT* dx) {
+  const int64_t C = d.in_depth, M = d.depth_multiplier, O = d.out_depth;
+  const int64_t taps = d.filter_rows * d.filter_cols;
+  const double cost = static_cast<double>(d.in_cols) * O *
+                      (static_cast<double>(taps) /
+                           static_cast<double>(d.stride_rows * d.stride_cols) +
+                       1);
+  Shard(ctx, d.batch * d.in_rows, cost, [&](int64_t begin, int64_t end) {
+    std::vector<std::pair<int64_t, int64_t>> rows, cols;
+    std::vector<CT> sum(static_cast<size_t>(O));
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t n = r / d.in_rows, ih = r % d.in_rows;
+      rows.clear();
+      for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
+        const int64_t t = ih + d.pad_top - fh * d.dilation_rows;
+        if (t < 0) break;
+        if (t % d.stride_rows != 0) continue;
+        const int64_t oh = t / d.stride_rows;
+        if (oh < d.out_rows) rows.emplace_back(fh, oh);
+      }
+      for (int64_t iw = 0; iw < d.in_cols; ++iw) {
+        cols.clear();
+        for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
+          const int64_t t = iw + d.pad_left - fw * d.dilation_cols;
+          if (t < 0) break;
+          if (t % d.stride_cols != 0) continue;
+          const int64_t ow = t / d.stride_cols;
+          if (ow < d.out_cols) cols.emplace_back(fw, ow);
+        }
+        std::fill(sum.begin(), sum.end(), CT(0));
+        for (const auto& [fh, oh] : rows) {
+          for (const auto& [fw, ow] : cols) {
+            const CT* g = dy + ((n * d.out_rows + oh) * d.out_cols + ow) * O;
+            const CT* f = w + (fh * d.filter_cols + fw) * O;
+            for (int64_t k = 0; k < O; ++k) sum[k] += g[k] * f[k];
+          }
+        }
+        CT* acc = dx + (r * d.in_cols + iw) * C;
+        for (int64_t c = 0; c < C; ++c) {
+          CT v = 0;
+          for (int64_t m = 0; m < M; ++m) v += sum[c * M + m];
+          acc[c] = v;
+        }
+      }
+    }
+  });
+}
+
+// The depthwise dw: dw[fh,fw,c,m] = sum over output positions of
+// x[n,ih,iw,c] * dy[n,oh,ow,c*M+m], one tap per unit of work.
+template <typename CT>
+void DepthwiseBackpropFilterNhwc(OpKernelContext* ctx, const ConvGradDims& d,
+                                 const CT* x, const CT* dy, CT* dw) {
+  const int64_t C = d.in_depth, M = d.depth_multiplier, O = d.out_depth;
+  const int64_t taps = d.filter_rows * d.filter_cols;
+  const double cost =
+      static_cast<double>(d.batch) * d.out_rows * d.out_cols * O;
+  Shard(ctx, taps, cost, [&](int64_t begin, int64_t end) {
+    std::vector<CT> sum(static_cast<size_t>(O));
+    for (int64_t tap = begin; tap < end; ++tap) {
+      const int64_t fh = tap / d.filter_cols, fw = tap % d.filter_cols;
+      std::fill(sum.begin(), sum.end(), CT(0));
+      for (int64_t n = 0; n < d.batch; ++n) {
+        for (int64_t oh = 0; oh < d.out_rows; ++oh) {
+          const int64_t ih = oh * d.stride_rows - d.pad_top + fh * d.dilation_rows;
+          if (ih < 0 || ih >= d.in_rows) continue;
+          for (int64_t ow = 0; ow < d.out_cols; ++ow) {
+            const int64_t iw =
+                ow * d.stride_cols - d.pad_left + fw * d.dilation_cols;
+            if (iw < 0 || iw >= d.in_cols) continue;
+            const CT* xp = x + ((n * d.in_rows + ih) * d.in_cols + iw) * C;
+            const CT* g = dy + ((n * d.out_rows + oh) * d.out_cols + ow) * O;
+            if (M == 1) {
+              for (int64_t c = 0; c < C; ++c) sum[c] += xp[c] * g[c];
+            } else {
+              for (int64_t c = 0; c < C; ++c) {
+                const CT v = xp[c];
+                for (int64_t m = 0; m < M; ++m) sum[c * M + m] += v * g[c * M + m];
+              }
+            }
+          }
+        }
+      }
+      std::copy(sum.begin(), sum.end(), dw + tap * O);
+    }
+  });
+}
+
+// Conv2DBackpropInput, or with kDepthwise DepthwiseConv2dNativeBackpropInput.
+template <typename T, bool kDepthwise = false>
 class Conv2DBackpropInputOp : public OpKernel {
  public:
   explicit Conv2DBackpropInputOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -319,7 +434,8 @@ class Conv2DBackpropInputOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    constexpr const char* kOp = "Conv2DBackpropInput";
+    constexpr const char* kOp =
+        kDepthwise ? "DepthwiseConv2dNativeBackpropInput" : "Conv2DBackpropInput";
     const Tensor& sizes = ctx->input(0);
     const Tensor& filter = ctx->input(1);
     const Tensor& dy = ctx->input(2);
@@ -331,7 +447,7 @@ class Conv2DBackpropInputOp : public OpKernel {
                     kOp, ": out_backprop must be 4-dimensional, got ",
                     dy.shape().DebugString()));
     TensorShape input_shape;
-    if (sizes.dims() == 1 && sizes.NumElements() == 2 &&
+    if (!kDepthwise && sizes.dims() == 1 && sizes.NumElements() == 2 &&
         sizes.dtype() == DT_INT32) {
       // [rows, cols]: batch from out_backprop, depth from the filter.
       const int64_t rows = sizes.flat<int32>()(0), cols = sizes.flat<int32>()(1);
@@ -344,7 +460,7 @@ class Conv2DBackpropInputOp : public OpKernel {
     }
     ConvGradDims d;
     OP_REQUIRES_OK(ctx, ComputeGradDims(kOp, params_, input_shape,
-                                        filter.shape(), dy.shape(), &d));
+                                        filter.shape(), dy.shape(), kDepthwise, &d));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &out));
     if (out->NumElements() == 0) return;
@@ -352,13 +468,19 @@ class Conv2DBackpropInputOp : public OpKernel {
     std::vector<CT> dy_buf, w_buf, dx_buf;
     const CT* dy_ct = StageNhwc<CT, T>(dy, nchw, &dy_buf);
     const CT* w_ct = StageNhwc<CT, T>(filter, /*nchw=*/false, &w_buf);
+    const auto backprop = [&](CT* dx) {
+      if (kDepthwise) {
+        DepthwiseBackpropInputNhwc<CT>(ctx, d, dy_ct, w_ct, dx);
+      } else {
+        BackpropInputNhwc<CT>(ctx, d, dy_ct, w_ct, dx);
+      }
+    };
     if (!nchw && std::is_same_v<T, CT>) {
-      BackpropInputNhwc<CT>(ctx, d, dy_ct, w_ct,
-                            reinterpret_cast<CT*>(out->flat<T>().data()));
+      backprop(reinterpret_cast<CT*>(out->flat<T>().data()));
       return;
     }
     dx_buf.resize(static_cast<size_t>(out->NumElements()));
-    BackpropInputNhwc<CT>(ctx, d, dy_ct, w_ct, dx_buf.data());
+    backprop(dx_buf.data());
     Unstage<CT, T>(dx_buf, d.batch, d.in_rows, d.in_cols, d.in_depth, nchw, out);
   }
 
@@ -367,7 +489,8 @@ class Conv2DBackpropInputOp : public OpKernel {
   DepthwiseConvParams params_;
 };
 
-template <typename T>
+// Conv2DBackpropFilter, or with kDepthwise DepthwiseConv2dNativeBackpropFilter.
+template <typename T, bool kDepthwise = false>
 class Conv2DBackpropFilterOp : public OpKernel {
  public:
   explicit Conv2DBackpropFilterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -375,7 +498,8 @@ class Conv2DBackpropFilterOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    constexpr const char* kOp = "Conv2DBackpropFilter";
+    constexpr const char* kOp =
+        kDepthwise ? "DepthwiseConv2dNativeBackpropFilter" : "Conv2DBackpropFilter";
     const Tensor& input = ctx->input(0);
     const Tensor& sizes = ctx->input(1);
     const Tensor& dy = ctx->input(2);
@@ -383,7 +507,7 @@ class Conv2DBackpropFilterOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ShapeFromSizes(kOp, "filter_sizes", sizes, &filter_shape));
     ConvGradDims d;
     OP_REQUIRES_OK(ctx, ComputeGradDims(kOp, params_, input.shape(),
-                                        filter_shape, dy.shape(), &d));
+                                        filter_shape, dy.shape(), kDepthwise, &d));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
     if (out->NumElements() == 0) return;
@@ -391,13 +515,19 @@ class Conv2DBackpropFilterOp : public OpKernel {
     std::vector<CT> x_buf, dy_buf, dw_buf;
     const CT* x_ct = StageNhwc<CT, T>(input, nchw, &x_buf);
     const CT* dy_ct = StageNhwc<CT, T>(dy, nchw, &dy_buf);
+    const auto backprop = [&](CT* dw) {
+      if (kDepthwise) {
+        DepthwiseBackpropFilterNhwc<CT>(ctx, d, x_ct, dy_ct, dw);
+      } else {
+        BackpropFilterNhwc<CT>(ctx, d, x_ct, dy_ct, dw);
+      }
+    };
     if (std::is_same_v<T, CT>) {
-      BackpropFilterNhwc<CT>(ctx, d, x_ct, dy_ct,
-                             reinterpret_cast<CT*>(out->flat<T>().data()));
+      backprop(reinterpret_cast<CT*>(out->flat<T>().data()));
       return;
     }
     dw_buf.resize(static_cast<size_t>(out->NumElements()));
-    BackpropFilterNhwc<CT>(ctx, d, x_ct, dy_ct, dw_buf.data());
+    backprop(dw_buf.data());
     T* dst = out->flat<T>().data();
     for (size_t i = 0; i < dw_buf.size(); ++i) dst[i] = static_cast<T>(dw_buf[i]);
   }
@@ -417,7 +547,17 @@ class Conv2DBackpropFilterOp : public OpKernel {
                               .Device(DEVICE_CPU)                         \
                               .TypeConstraint<T>("T")                     \
                               .HostMemory("filter_sizes"),                \
-                          Conv2DBackpropFilterOp<T>);
+                          Conv2DBackpropFilterOp<T>);                     \
+  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNativeBackpropInput")      \
+                              .Device(DEVICE_CPU)                         \
+                              .TypeConstraint<T>("T")                     \
+                              .HostMemory("input_sizes"),                 \
+                          Conv2DBackpropInputOp<T, true>);                \
+  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNativeBackpropFilter")     \
+                              .Device(DEVICE_CPU)                         \
+                              .TypeConstraint<T>("T")                     \
+                              .HostMemory("filter_sizes"),                \
+                          Conv2DBackpropFilterOp<T, true>);
 TF_CALL_FLOAT_TYPES(OPKIT_REGISTER_CONV_GRAD)
 #undef OPKIT_REGISTER_CONV_GRAD
 

@@ -1,6 +1,7 @@
 // Conv2DBackpropInput and Conv2DBackpropFilter kernels, run through
 // EagerContext: numpy-derived values, the adjoint identities with Conv2D,
-// NCHW, every registered type, empty tensors and bad inputs.
+// NCHW, every registered type, empty tensors and bad inputs; and the same
+// identities and checks for the DepthwiseConv2dNative gradient kernels.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -307,6 +308,143 @@ TEST_F(ConvGradTest, BadInputs) {
   bad.explicit_paddings = {0, 0, -1, 0, 0, 0, 0, 0};
   EXPECT_THAT(Input(bad, Sizes({1, 4, 4, 2}), w, dy, &out),
               StatusIs(error::INVALID_ARGUMENT));
+}
+
+// <DepthwiseConv2dNative(x, w), dy> == <x, BackpropInput(dy, w)> ==
+// <w, BackpropFilter(x, dy)>, exactly (small integers in double), over
+// multipliers, strides, dilations and paddings; and each gradient against a
+// direct sum from the definition for one case with multiplier 2.
+TEST_F(ConvGradTest, DepthwiseAdjointOfDepthwiseConv2dNative) {
+  struct Case {
+    std::vector<int64_t> x, w;
+    Geometry g;
+  };
+  std::vector<Case> cases;
+  for (const char* padding : {"VALID", "SAME"}) {
+    for (int stride : {1, 2}) {
+      for (int dilation : {1, 2}) {
+        for (int64_t multiplier : {1, 3}) {
+          Case c{{2, 7, 6, 3}, {3, 2, 3, multiplier}, {}};
+          c.g.strides = {1, stride, stride, 1};
+          c.g.dilations = {1, dilation, dilation, 1};
+          c.g.padding = padding;
+          cases.push_back(c);
+        }
+      }
+    }
+  }
+  Case c{{1, 6, 5, 4}, {2, 3, 4, 2}, {}};
+  c.g.padding = "EXPLICIT";
+  c.g.explicit_paddings = {0, 0, 2, 1, 0, 1, 0, 0};
+  cases.push_back(c);
+  for (const Case& k : cases) {
+    SCOPED_TRACE(::testing::Message()
+                 << Shape(k.x).DebugString() << " " << Shape(k.w).DebugString()
+                 << " " << k.g.padding << " stride " << k.g.strides[1]
+                 << " dilation " << k.g.dilations[1]);
+    Tensor x = Cycle<double>(k.x, 7, 3);
+    Tensor w = Cycle<double>(k.w, 5, 2);
+    ASSERT_THAT(Run("DepthwiseConv2dNative", {x, w}, Attrs(k.g)), IsOk());
+    Tensor y = out_[0];
+    std::vector<int64_t> y_dims(y.shape().dim_sizes().begin(),
+                                y.shape().dim_sizes().end());
+    ASSERT_EQ(y_dims[3], k.x[3] * k.w[3]);
+    Tensor dy = Cycle<double>(y_dims, 9, 4);
+    ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropInput", {Sizes(k.x), w, dy},
+                    Attrs(k.g)),
+                IsOk());
+    Tensor dx = out_[0];
+    ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropFilter", {x, Sizes(k.w), dy},
+                    Attrs(k.g)),
+                IsOk());
+    Tensor dw = out_[0];
+    EXPECT_EQ(dx.shape(), Shape(k.x));
+    EXPECT_EQ(dw.shape(), Shape(k.w));
+    const double forward = Dot(y, dy);
+    EXPECT_EQ(Dot(x, dx), forward);
+    EXPECT_EQ(Dot(w, dw), forward);
+  }
+}
+
+TEST_F(ConvGradTest, DepthwiseFromTheDefinition) {
+  // VALID, stride 1: y[n,oh,ow,c*M+m] = sum_{i,j} x[n,oh+i,ow+j,c] w[i,j,c,m].
+  const int64_t N = 1, H = 4, W = 3, C = 2, M = 2, FH = 2, FW = 2;
+  const int64_t OH = H - FH + 1, OW = W - FW + 1;
+  Tensor x = Cycle<double>({N, H, W, C}, 5, 2);
+  Tensor w = Cycle<double>({FH, FW, C, M}, 3, 1);
+  Tensor dy = Cycle<double>({N, OH, OW, C * M}, 7, 3);
+  std::vector<double> want_dx(N * H * W * C, 0), want_dw(FH * FW * C * M, 0);
+  auto X = [&](int64_t h, int64_t ww, int64_t c) { return x.flat<double>()((h * W + ww) * C + c); };
+  for (int64_t oh = 0; oh < OH; ++oh)
+    for (int64_t ow = 0; ow < OW; ++ow)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t m = 0; m < M; ++m) {
+          const double g = dy.flat<double>()((oh * OW + ow) * C * M + c * M + m);
+          for (int64_t i = 0; i < FH; ++i)
+            for (int64_t j = 0; j < FW; ++j) {
+              want_dx[((oh + i) * W + ow + j) * C + c] +=
+                  g * w.flat<double>()(((i * FW + j) * C + c) * M + m);
+              want_dw[((i * FW + j) * C + c) * M + m] += g * X(oh + i, ow + j, c);
+            }
+        }
+  Geometry g;
+  ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropInput", {Sizes({N, H, W, C}), w, dy},
+                  Attrs(g)),
+              IsOk());
+  EXPECT_EQ(AsDoubles<double>(out_[0]), want_dx);
+  ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropFilter", {x, Sizes({FH, FW, C, M}), dy},
+                  Attrs(g)),
+              IsOk());
+  EXPECT_EQ(AsDoubles<double>(out_[0]), want_dw);
+  // NCHW gives the same values, transposed.
+  Geometry nchw;
+  nchw.data_format = "NCHW";
+  Tensor dy_f = Cycle<float>({N, OH, OW, C * M}, 7, 3);
+  Tensor w_f = Cycle<float>({FH, FW, C, M}, 3, 1);
+  ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropInput",
+                  {Sizes({N, C, H, W}), w_f, ToNchw(dy_f)}, Attrs(nchw)),
+              IsOk());
+  Tensor want_nhwc(DT_FLOAT, Shape({N, H, W, C}));
+  for (size_t i = 0; i < want_dx.size(); ++i) {
+    want_nhwc.flat<float>()(i) = static_cast<float>(want_dx[i]);
+  }
+  EXPECT_EQ(test::Values<float>(out_[0]), test::Values<float>(ToNchw(want_nhwc)));
+}
+
+// Sizes of the wrong length or sign, mismatched depths and shapes are
+// errors (TFSA-2022-071: a 13-element filter_sizes).
+TEST_F(ConvGradTest, DepthwiseBadInputs) {
+  const Geometry g;
+  Tensor x = Cycle<float>({1, 4, 4, 3}, 5, 2);
+  Tensor w = Cycle<float>({1, 1, 3, 1}, 7, 3);
+  Tensor dy = Cycle<float>({1, 4, 4, 3}, 4, 1);
+  const std::vector<int64_t> thirteen(13, 1879048192);
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropFilter", {x, Sizes(thirteen), dy}, Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("4 values")));
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropInput", {Sizes(thirteen), w, dy}, Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("4 values")));
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropInput", {Sizes({4, 4}), w, dy}, Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("4 values")));
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropInput", {Sizes({1, 4, -4, 3}), w, dy},
+                  Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT));
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropFilter", {x, Sizes({1, 1, 2, 1}), dy},
+                  Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("filter depth")));
+  // out_backprop's depth must be in_depth * multiplier.
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropFilter", {x, Sizes({1, 1, 3, 2}), dy},
+                  Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("out_depth")));
+  EXPECT_THAT(Run("DepthwiseConv2dNativeBackpropInput",
+                  {Sizes({1, 4, 4, 3}), w, Cycle<float>({1, 3, 4, 3}, 4, 1)}, Attrs(g)),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("does not match")));
+  // Empty: a zero batch gives an empty dx and a zero dw.
+  ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropFilter",
+                  {Cycle<float>({0, 4, 4, 3}, 5, 2), Sizes({1, 1, 3, 1}),
+                   Cycle<float>({0, 4, 4, 3}, 4, 1)},
+                  Attrs(g)),
+              IsOk());
+  EXPECT_THAT(test::Values<float>(out_[0]), ::testing::Each(0.0f));
 }
 
 }  // namespace

@@ -96,6 +96,21 @@ Status Conv2DGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outpu
 }
 REGISTER_GRADIENT_OP("Conv2D", Conv2DGrad);
 
+Status DepthwiseConv2dNativeGrad(GraphBuilder& b, const GradientOp& op,
+                                 const std::vector<Output>& dy,
+                                 std::vector<Output>* dx) {
+  const auto attrs =
+      op.Attrs({"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  const Output& input = op.inputs[0];
+  const Output& filter = op.inputs[1];
+  *dx = {b.Add("DepthwiseConv2dNativeBackpropInput",
+               {b.Add("Shape", {input}), filter, dy[0]}, attrs),
+         b.Add("DepthwiseConv2dNativeBackpropFilter",
+               {input, b.Add("Shape", {filter}), dy[0]}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
+
 Status MaxPoolGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
                    std::vector<Output>* dx) {
   *dx = {b.Add("MaxPoolGrad", {op.inputs[0], op.outputs[0], dy[0]},

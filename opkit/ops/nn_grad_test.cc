@@ -89,6 +89,30 @@ TYPED_TEST(NnGradTest, Conv2D) {
   }
 }
 
+TYPED_TEST(NnGradTest, DepthwiseConv2dNative) {
+  struct Case {
+    const char* padding;
+    int stride, dilation, multiplier;
+  };
+  for (const Case& c : {Case{"VALID", 1, 1, 1}, Case{"SAME", 2, 1, 2},
+                        Case{"SAME", 1, 2, 3}, Case{"VALID", 2, 1, 2}}) {
+    SCOPED_TRACE(::testing::Message() << c.padding << " stride " << c.stride << " dilation "
+                                      << c.dilation << " multiplier " << c.multiplier);
+    const double error = GradientError(
+        {Random<TypeParam>(TensorShape({2, 5, 6, 3})),
+         Random<TypeParam>(TensorShape({3, 2, 3, c.multiplier}), -1, 1, 0.1, 5)},
+        [c](GraphBuilder& b, const std::vector<Output>& x) {
+          std::string p = c.padding;
+          const Output y = b.Add(
+              "DepthwiseConv2dNative", {x[0], x[1]},
+              {{"strides", Attr({1, c.stride, c.stride, 1})}, {"padding", Attr(p)},
+               {"dilations", Attr({1, c.dilation, c.dilation, 1})}});
+          return b.Add("Mul", {y, y});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
+}
+
 TYPED_TEST(NnGradTest, Pooling) {
   for (const char* op : {"MaxPool", "AvgPool"}) {
     for (const char* padding : {"VALID", "SAME"}) {

@@ -269,6 +269,46 @@ REGISTER_OP("DepthwiseConv2dNative")
     .SetShapeFn(
         shape_inference::DepthwiseConv2DNativeShapeWithExplicitPadding);
 
+// The gradients of DepthwiseConv2dNative; the output's shape is the
+// constant input_sizes / filter_sizes.
+REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      shape_inference::ShapeHandle s;
+      OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &s));
+      OPKIT_RETURN_IF_ERROR(c->WithRank(s, 4, &s));
+      c->set_output(0, s);
+      return OkStatus();
+    });
+
+REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW' } = 'NHWC' ")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      shape_inference::ShapeHandle s;
+      OPKIT_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(1, &s));
+      OPKIT_RETURN_IF_ERROR(c->WithRank(s, 4, &s));
+      c->set_output(0, s);
+      return OkStatus();
+    });
+
 REGISTER_OP("Conv3D")
     .Input("input: T")
     .Input("filter: T")

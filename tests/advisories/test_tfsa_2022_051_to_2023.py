@@ -137,6 +137,24 @@ def test_tfsa_2022_091_avg_pool_ksize_out_of_range():
         avg_pool([1, -(2**31), 1, 1])
 
 
+def test_tfsa_2022_071_depthwise_backprop_filter_sizes_not_four():
+    # DepthwiseConv2dNativeBackpropFilter made a shape of filter_sizes
+    # without checking it had four dims (here 13, each 2**31 - 2**28) and
+    # CHECK-failed. The input gradient reads input_sizes the same way.
+    args = dict(strides=[1, 1, 1, 1], padding="SAME", explicit_paddings=[],
+                data_format="NHWC", dilations=[1, 1, 1, 1])
+    with raises("InvalidArgument", r"filter_sizes must have 4 values"):
+        opkit.raw_ops.DepthwiseConv2dNativeBackpropFilter(
+            input=np.ones([1, 4, 4, 3], np.float32),
+            filter_sizes=np.full([13], 1879048192, np.int32),
+            out_backprop=np.ones([1, 4, 4, 3], np.float32), **args)
+    with raises("InvalidArgument", r"input_sizes must have 4 values"):
+        opkit.raw_ops.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=np.full([13], 1879048192, np.int32),
+            filter=np.full([1, 1, 48, 2], 0.18, np.float32),
+            out_backprop=np.full([1, 1, 48, 2], 0.18, np.float32), **args)
+
+
 def test_tfsa_2022_101_conv2d_backprop_input_scalar_out_backprop():
     with raises("InvalidArgument", r"out_backprop|4-D|rank 4|4 dimensions"):
         opkit.raw_ops.Conv2DBackpropInput(
