@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libabsl-dev nlohmann-json3-dev libcli11-dev
   libopenblas-dev libdnnl-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-sklearn
 )
 
 missing=()

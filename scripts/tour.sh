@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first command: set up, build, and run the tour of opkit: the
 # C++ tour (examples/tour/tour.cc), then a glance at the same runtime from
-# the command line and from Python (examples/tour/tour.py).
+# the command line and from Python (examples/tour/tour.py), then training on
+# a real data set (examples/train_digits/train_digits.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh default
@@ -57,4 +58,9 @@ if [ -f "$b/python/opkit/__init__.py" ]; then
   if [ -f "$blas" ]; then extra=("$blas"); fi
   OPKIT_MIN_LOG_LEVEL=1 PYTHONPATH="$b/python" /usr/bin/python3 examples/tour/tour.py \
     "$zero_out" "${extra[@]}"
+  # Training with opkit's gradients: an MLP in graph mode and a conv net on
+  # the GradientTape, on scikit-learn's 8x8 digits (examples/train_digits).
+  printf '\n== Training on scikit-learn'"'"'s digits (examples/train_digits/train_digits.py)\n'
+  OPKIT_MIN_LOG_LEVEL=1 PYTHONPATH="$b/python" /usr/bin/python3 \
+    examples/train_digits/train_digits.py
 fi
