@@ -157,6 +157,13 @@ class TestCase(unittest.TestCase):
             for k in a:
                 self.assertAllClose(a[k], b[k], rtol, atol, msg)
             return
+        if (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))
+                and len(a) == len(b) and any(isinstance(v, np.ndarray) for v in a)):
+            # A list of arrays (compute_gradient's Jacobians, of different
+            # shapes): item by item.
+            for x, y in zip(a, b):
+                self.assertAllClose(x, y, rtol, atol, msg)
+            return
         a, b = self._value(a), self._value(b)
         if np.float16 in (a.dtype, b.dtype):
             rtol, atol = max(rtol, 1e-3), max(atol, 1e-3)
@@ -195,6 +202,69 @@ class TestCase(unittest.TestCase):
         v = target.dtype if isinstance(target, _framework.Tensor) else \
             self._value(target).dtype
         self.assertEqual(dtypes.as_dtype(v), dtypes.as_dtype(expected_dtype))
+
+
+def compute_gradient(f, x, delta=None):
+    """The theoretical and numeric Jacobians of `f` at the values `x` (a
+    list or tuple of arrays, one per argument of f), as TensorFlow 2's
+    tf.test.compute_gradient: returns (theoretical, numerical), each a list
+    with one 2-D numpy array per x, of shape (elements of f(*x), elements
+    of that x). The theoretical one comes from a GradientTape with a one-hot
+    output gradient per element of y; the numeric one from central
+    differences x[i] +/- delta (default 1/1024), computed in x's dtype.
+
+        theoretical, numerical = opkit.test.compute_gradient(
+            lambda a: opkit.nn.relu(a) * a, [np.float32([[1., -2.]])])
+        self.assertAllClose(theoretical, numerical, rtol=1e-3, atol=1e-3)
+    """
+    from opkit import backprop  # noqa: PLC0415 (imports opkit's op modules)
+    if not isinstance(x, (list, tuple)):
+        raise ValueError("`x` must be a list or tuple of values (one per "
+                         f"argument of f), got {type(x).__name__}")
+    if _framework.get_default_graph() is not None:
+        raise RuntimeError("compute_gradient runs f eagerly: call it outside "
+                           "`with graph.as_default():` / test_session()")
+    if delta is None:
+        delta = 1.0 / 1024
+    xs = [np.array(v.numpy() if isinstance(v, _framework.Variable) else v)
+          for v in x]
+    for i, v in enumerate(xs):
+        if v.dtype.kind not in "fc":
+            raise ValueError(f"compute_gradient: x[{i}] has dtype {v.dtype}; "
+                             "only floating point values can be differentiated")
+
+    def run(values):
+        return np.asarray(f(*[v.view(backprop.EagerTensor) for v in values]))
+
+    theoretical, numerical = [], []
+    for param, x_value in enumerate(xs):
+        with backprop.GradientTape(persistent=True) as tape:
+            inputs = [v.copy().view(backprop.EagerTensor) for v in xs]
+            tape.watch(inputs[param])
+            y = f(*inputs)
+        y_arr = np.asarray(y)
+        if y_arr.dtype.kind not in "fc":
+            raise ValueError(f"compute_gradient: f returns {y_arr.dtype}; only "
+                             "floating point results can be differentiated")
+        real = np.finfo(x_value.dtype).dtype
+        jt = np.zeros((y_arr.size, x_value.size), real)
+        for row in range(y_arr.size):
+            dy = np.zeros(y_arr.size, y_arr.dtype)
+            dy[row] = 1
+            g = tape.gradient(y, inputs[param], output_gradients=[dy.reshape(y_arr.shape)])
+            if g is not None:
+                jt[row, :] = np.asarray(g).ravel()
+        jn = np.zeros((y_arr.size, x_value.size), real)
+        for col in range(x_value.size):
+            pos = [v.copy() for v in xs]
+            neg = [v.copy() for v in xs]
+            pos[param].reshape(-1)[col] += delta
+            neg[param].reshape(-1)[col] -= delta
+            diff = run(pos).astype(real) - run(neg).astype(real)
+            jn[:, col] = diff.ravel() / (2 * delta)
+        theoretical.append(jt)
+        numerical.append(jn)
+    return theoretical, numerical
 
 
 def _map(value, fn):
