@@ -14,11 +14,12 @@ tf.GradientTape.
 
 How values are identified. Eager values are numpy arrays. While a tape
 records, every op function returns its arrays as `EagerTensor` (an ndarray
-subclass whose arithmetic operators are opkit ops) and the tape keeps each
-recorded input and output alive and knows it by identity; `opkit.constant`
-returns an EagerTensor too, so `x * x` on a constant is recorded. A plain
-numpy array is recorded only where it goes into an op function (the
-operators of ndarray itself are numpy's, which no tape sees).
+subclass whose arithmetic operators run opkit ops while a tape records,
+Note [EagerTensor operators]) and the tape keeps each recorded input and
+output alive and knows it by identity; `opkit.constant` returns an
+EagerTensor too, so `x * x` on a constant is recorded. A plain numpy array
+is recorded only where it goes into an op function (the operators of
+ndarray itself are numpy's, which no tape sees).
 
 How ops are recorded. An active tape installs the hook that op functions
 call first (Note [Graph hook], python/src/fast_op.cc), so eager calls pay
@@ -95,34 +96,46 @@ def _wrap_outputs(out):
     return out
 
 
-def _binary(name, reverse=False):
-    def method(self, other):
-        fn = getattr(_ops, name)
-        return _wrap(fn(other, self) if reverse else fn(self, other))
+# Note [EagerTensor operators]: while a tape records on the thread, the
+# operators run opkit ops (TensorFlow's rules: same dtypes, recorded); with
+# no tape they are numpy's, as for any array, so numpy code (np.testing,
+# mixed dtypes) keeps working on what opkit returns.
+def _operator(name, opkit_fn):
+    numpy_fn = getattr(np.ndarray, name)
+
+    def method(self, *other):
+        if _tapes.recording:
+            return _wrap(opkit_fn(self, *other))
+        return numpy_fn(self, *other)
     method.__name__ = name
     return method
 
 
-def _truediv(a, b):
-    return _wrap(_framework._truediv(a, b))
-
-
 def _matmul(a, b):
     if np.ndim(a) == 2 and np.ndim(b) == 2:
-        return _wrap(_ops.mat_mul(a, b))
-    return _wrap(_ops.batch_mat_mul_v2(a, b))
+        return _ops.mat_mul(a, b)
+    return _ops.batch_mat_mul_v2(a, b)
 
 
-for _name, _op in [("add", "add_v2"), ("sub", "sub"), ("mul", "mul"),
-                   ("pow", "pow")]:
-    setattr(EagerTensor, f"__{_name}__", _binary(_op))
-    setattr(EagerTensor, f"__r{_name}__", _binary(_op, reverse=True))
-EagerTensor.__truediv__ = lambda self, other: _truediv(self, other)
-EagerTensor.__rtruediv__ = lambda self, other: _truediv(other, self)
-EagerTensor.__matmul__ = lambda self, other: _matmul(self, other)
-EagerTensor.__rmatmul__ = lambda self, other: _matmul(other, self)
-EagerTensor.__neg__ = lambda self: _wrap(_ops.neg(self))
-del _name, _op
+def _set_operators():
+    def fn(op):
+        return lambda a, b: getattr(_ops, op)(a, b)
+
+    def rfn(op):
+        return lambda a, b: getattr(_ops, op)(b, a)
+    for name, op in [("add", "add_v2"), ("sub", "sub"), ("mul", "mul"),
+                     ("pow", "pow")]:
+        setattr(EagerTensor, f"__{name}__", _operator(f"__{name}__", fn(op)))
+        setattr(EagerTensor, f"__r{name}__", _operator(f"__r{name}__", rfn(op)))
+    EagerTensor.__truediv__ = _operator("__truediv__", _framework._truediv)
+    EagerTensor.__rtruediv__ = _operator("__rtruediv__",
+                                         lambda a, b: _framework._truediv(b, a))
+    EagerTensor.__matmul__ = _operator("__matmul__", _matmul)
+    EagerTensor.__rmatmul__ = _operator("__rmatmul__", lambda a, b: _matmul(b, a))
+    EagerTensor.__neg__ = _operator("__neg__", lambda a: _ops.neg(a))
+
+
+_set_operators()
 
 
 # --- Recording ---------------------------------------------------------------------
