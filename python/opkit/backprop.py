@@ -383,7 +383,8 @@ class GradientTape:
     def _record(self, op):
         self._ops.append(op)
         for o in op.outputs:
-            self._tracked[id(o)] = o
+            if _trainable(o):
+                self._tracked[id(o)] = o
 
     # --- Gradients ------------------------------------------------------------
 
@@ -431,7 +432,7 @@ class GradientTape:
         for op in self._ops:
             if any(id(x) in reach for x in op.inputs):
                 relevant.append(op)
-                reach.update(id(o) for o in op.outputs)
+                reach.update(id(o) for o in op.outputs if _trainable(o))
         grads = {}
         for i, t in enumerate(targets):
             if id(t) not in reach:
@@ -501,6 +502,12 @@ class GradientTape:
         if _gradients_impl._unconnected(unconnected_gradients) is UnconnectedGradients.NONE:
             out = [None if c is None else o for o, c in zip(out, connected)]
         return rebuild(out)
+
+
+def _trainable(value):
+    """Whether gradients flow into `value` (floating and complex arrays;
+    integer outputs such as a Shape's are not followed, as in TensorFlow)."""
+    return isinstance(value, np.ndarray) and value.dtype.kind in "fc"
 
 
 def _zeros_like(value):

@@ -211,18 +211,34 @@ def test_python_gradient_overrides_nothing_built_in():
 
 
 def test_gradient_function_with_wrong_arity_is_an_error(zero_out):
-    @opkit.RegisterGradient("ZeroOutVector")
+    @opkit.RegisterGradient("ZeroOutMacro")
     def _bad(op, grad):
         return [grad, grad]
     try:
         g = opkit.Graph()
         with g.as_default():
-            x = opkit.placeholder(opkit.int32, [3])
-            y = opkit.cast(zero_out.zero_out_vector(x), opkit.float32)
-            # int32 carries no gradient: the function is never called.
-            assert opkit.gradients(y, [x]) == [None]
+            x = opkit.placeholder(opkit.float32, [3])
+            y = zero_out.zero_out_macro(x, name="zm")
+            with pytest.raises(ValueError, match=r"Num gradients 2 generated for "
+                               r"op zm \(op type: ZeroOutMacro\) do not match num inputs 1"):
+                opkit.gradients(y, [x])
+        x = opkit.constant([1.0, 2.0])
+        with opkit.GradientTape() as tape:
+            tape.watch(x)
+            y = zero_out.zero_out_macro(x)
+        with pytest.raises(ValueError, match="Num gradients 2"):
+            tape.gradient(y, x)
     finally:
-        opkit.gradient_registry._unregister("ZeroOutVector")
+        opkit.gradient_registry._unregister("ZeroOutMacro")
+
+
+def test_integer_tensors_carry_no_gradient():
+    g = opkit.Graph()
+    with g.as_default():
+        x = opkit.placeholder(opkit.int32, [3])
+        f = opkit.placeholder(opkit.float32, [3])
+        y = opkit.cast(x * 2, opkit.float32) * f
+        assert opkit.gradients(y, [x, f])[0] is None
 
 
 def test_gradient_graph_is_cached_per_op_signature():
