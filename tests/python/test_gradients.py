@@ -267,3 +267,20 @@ def test_second_derivative_in_graph_mode():
         (ddx,) = opkit.gradients(dx, [x])
     with opkit.Session(graph=g) as s:
         assert s.run([dx, ddx], {x: 2.0}) == [pytest.approx(12.0), pytest.approx(12.0)]
+
+
+def test_bad_arguments_are_python_errors():
+    with pytest.raises(TypeError, match="decorates a function"):
+        opkit.RegisterGradient("SomeOp")(42)
+    with pytest.raises(TypeError, match="op_type must be a string"):
+        opkit.RegisterGradient(None)
+    g1, g2 = opkit.Graph(), opkit.Graph()
+    with g1.as_default():
+        x1 = opkit.placeholder(opkit.float32, [])
+        y1 = x1 * 2.0
+    with g2.as_default():
+        x2 = opkit.placeholder(opkit.float32, [])
+    with pytest.raises(ValueError, match="not an element of this graph"):
+        opkit.gradients(y1, [x2])
+    with pytest.raises(TypeError, match="Tensors or Variables"):
+        opkit.gradients(y1, ["x"])
