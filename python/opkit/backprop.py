@@ -124,7 +124,8 @@ def _set_operators():
     def rfn(op):
         return lambda a, b: getattr(_ops, op)(b, a)
     for name, op in [("add", "add_v2"), ("sub", "sub"), ("mul", "mul"),
-                     ("pow", "pow")]:
+                     ("pow", "pow"), ("floordiv", "floor_div"),
+                     ("mod", "floor_mod")]:
         setattr(EagerTensor, f"__{name}__", _operator(f"__{name}__", fn(op)))
         setattr(EagerTensor, f"__r{name}__", _operator(f"__r{name}__", rfn(op)))
     EagerTensor.__truediv__ = _operator("__truediv__", _framework._truediv)
@@ -133,6 +134,22 @@ def _set_operators():
     EagerTensor.__matmul__ = _operator("__matmul__", _matmul)
     EagerTensor.__rmatmul__ = _operator("__rmatmul__", lambda a, b: _matmul(b, a))
     EagerTensor.__neg__ = _operator("__neg__", lambda a: _ops.neg(a))
+    EagerTensor.__abs__ = _operator("__abs__", lambda a: _ops.abs(a))
+    EagerTensor.__getitem__ = _getitem
+
+
+def _getitem(self, key):
+    """Indexing with ints, slices, `...` and None is a StridedSlice while a
+    tape records (so it is differentiated); numpy's otherwise, and for the
+    keys StridedSlice does not take (arrays, lists)."""
+    if _tapes.recording:
+        try:
+            begin, end, strides, masks = _framework._canonical_slices(key)
+        except (TypeError, ValueError):
+            pass
+        else:
+            return _wrap(_ops.strided_slice(self, begin, end, strides, **masks))
+    return np.ndarray.__getitem__(self, key)
 
 
 _set_operators()

@@ -242,3 +242,15 @@ def test_tapes_are_per_thread():
         y = x * x
     assert seen == [np.ndarray]
     assert tape.gradient(y, x) == pytest.approx(4.0)
+
+
+def test_indexing_on_the_tape_is_differentiated():
+    x = opkit.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with opkit.GradientTape() as tape:
+        tape.watch(x)
+        y = x[1, 1:] * x[0, :2] + x[..., 0][0]
+        assert [o.type for o in tape._ops].count("StridedSlice") == 4
+    np.testing.assert_allclose(tape.gradient(y, x), [[7, 6, 0], [1, 2, 0]])
+    # Outside a tape (and for fancy keys) indexing is numpy's.
+    assert x[np.array([1, 0])].shape == (2, 3)
+    assert x[0, 1] == 2.0
