@@ -254,3 +254,37 @@ def test_indexing_on_the_tape_is_differentiated():
     # Outside a tape (and for fancy keys) indexing is numpy's.
     assert x[np.array([1, 0])].shape == (2, 3)
     assert x[0, 1] == 2.0
+
+
+O = opkit.ops
+# Ops whose gradients take list inputs, give list outputs, several outputs,
+# constant integer inputs or attrs: the plumbing between Python and the C++
+# gradient functions.
+PLUMBING = {
+    "concat": (lambda a, b: O.concat_v2([a, b], 1), [(2, 3), (2, 2)]),
+    "split": (lambda a: O.split(1, a, num_split=2)[1] * 2.0, [(2, 4)]),
+    "split_summed": (lambda a: opkit.add_n(O.split(1, a, num_split=2)), [(2, 4)]),
+    "unpack": (lambda a: O.unpack(a, num=2)[0] * 3.0, [(2, 3)]),
+    "pack": (lambda a, b: O.pack([a, b], axis=1), [(3,), (3,)]),
+    "gather": (lambda a: O.gather_v2(a, np.int32([2, 0, 2]), np.int32(0)), [(3, 2)]),
+    "tile": (lambda a: O.tile(a, np.int32([2, 1])), [(2, 3)]),
+    "pad": (lambda a: O.pad(a, np.int32([[1, 0], [0, 2]])), [(2, 3)]),
+    "transpose_reshape": (lambda a: opkit.reshape(opkit.transpose(a), [6]), [(2, 3)]),
+    "bias_add": (lambda a, b: opkit.nn.bias_add(a, b), [(2, 3), (3,)]),
+    "max_pool": (lambda a: O.max_pool(a, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                      padding="VALID"), [(1, 4, 4, 1)]),
+    "avg_pool": (lambda a: O.avg_pool(a, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                                      padding="SAME"), [(1, 3, 3, 2)]),
+    "tanh_sigmoid": (lambda a: opkit.nn.tanh(a) * opkit.nn.sigmoid(a), [(2, 3)]),
+    "cast_float64": (lambda a: opkit.cast(opkit.cast(a, opkit.float64) * 2.0,
+                                          opkit.float32), [(3,)]),
+    "fused_batch_norm": (lambda a, s, o: O.fused_batch_norm_v3(
+        a, s + 2.0, o, np.zeros(2, np.float32), np.ones(2, np.float32),
+        is_training=True)[0], [(2, 2, 2, 2), (2,), (2,)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLUMBING))
+def test_gradient_plumbing_on_the_tape(name):
+    fn, shapes = PLUMBING[name]
+    check(fn, [randf(*s) for s in shapes])

@@ -284,3 +284,10 @@ def test_bad_arguments_are_python_errors():
         opkit.gradients(y1, [x2])
     with pytest.raises(TypeError, match="Tensors or Variables"):
         opkit.gradients(y1, ["x"])
+
+
+def test_gradient_plumbing_in_graph_mode():
+    # The same ops as test_gradient_tape.py's plumbing cases, built in a graph.
+    from test_gradient_tape import PLUMBING  # noqa: PLC0415
+    for name, (fn, shapes) in sorted(PLUMBING.items()):
+        graph_gradient_check(fn, [randf(*s) for s in shapes], rtol=3e-2, atol=5e-3)
