@@ -212,6 +212,8 @@ def compute_gradient(f, x, delta=None):
     of that x). The theoretical one comes from a GradientTape with a one-hot
     output gradient per element of y; the numeric one from central
     differences x[i] +/- delta (default 1/1024), computed in x's dtype.
+    Inside a graph context (test_session()) f is built once on
+    placeholders and run in the default session; otherwise f runs eagerly.
 
         theoretical, numerical = opkit.test.compute_gradient(
             lambda a: opkit.nn.relu(a) * a, [np.float32([[1., -2.]])])
@@ -221,9 +223,6 @@ def compute_gradient(f, x, delta=None):
     if not isinstance(x, (list, tuple)):
         raise ValueError("`x` must be a list or tuple of values (one per "
                          f"argument of f), got {type(x).__name__}")
-    if _framework.get_default_graph() is not None:
-        raise RuntimeError("compute_gradient runs f eagerly: call it outside "
-                           "`with graph.as_default():` / test_session()")
     if delta is None:
         delta = 1.0 / 1024
     xs = [np.array(v.numpy() if isinstance(v, _framework.Variable) else v)
@@ -232,6 +231,10 @@ def compute_gradient(f, x, delta=None):
         if v.dtype.kind not in "fc":
             raise ValueError(f"compute_gradient: x[{i}] has dtype {v.dtype}; "
                              "only floating point values can be differentiated")
+
+    graph = _framework.get_default_graph()
+    if graph is not None:
+        return _compute_gradient_in_graph(graph, f, xs, delta)
 
     def run(values):
         return np.asarray(f(*[v.view(backprop.EagerTensor) for v in values]))
@@ -242,29 +245,78 @@ def compute_gradient(f, x, delta=None):
             inputs = [v.copy().view(backprop.EagerTensor) for v in xs]
             tape.watch(inputs[param])
             y = f(*inputs)
-        y_arr = np.asarray(y)
-        if y_arr.dtype.kind not in "fc":
-            raise ValueError(f"compute_gradient: f returns {y_arr.dtype}; only "
-                             "floating point results can be differentiated")
-        real = np.finfo(x_value.dtype).dtype
-        jt = np.zeros((y_arr.size, x_value.size), real)
-        for row in range(y_arr.size):
-            dy = np.zeros(y_arr.size, y_arr.dtype)
-            dy[row] = 1
-            g = tape.gradient(y, inputs[param], output_gradients=[dy.reshape(y_arr.shape)])
-            if g is not None:
-                jt[row, :] = np.asarray(g).ravel()
-        jn = np.zeros((y_arr.size, x_value.size), real)
-        for col in range(x_value.size):
-            pos = [v.copy() for v in xs]
-            neg = [v.copy() for v in xs]
-            pos[param].reshape(-1)[col] += delta
-            neg[param].reshape(-1)[col] -= delta
-            diff = run(pos).astype(real) - run(neg).astype(real)
-            jn[:, col] = diff.ravel() / (2 * delta)
+        y_arr = _check_y(np.asarray(y))
+        jt = _theoretical(y_arr, x_value, lambda dy: tape.gradient(
+            y, inputs[param], output_gradients=[dy]))
         theoretical.append(jt)
-        numerical.append(jn)
+        numerical.append(_numerical(run, xs, param, y_arr.size, delta))
     return theoretical, numerical
+
+
+def _check_y(y):
+    if y.dtype.kind not in "fc":
+        raise ValueError(f"compute_gradient: f returns {y.dtype}; only "
+                         "floating point results can be differentiated")
+    return y
+
+
+def _theoretical(y, x_value, gradient):
+    """Row i: the gradient for a one-hot output gradient at element i."""
+    jt = np.zeros((y.size, x_value.size), np.finfo(x_value.dtype).dtype)
+    for row in range(y.size):
+        dy = np.zeros(y.size, y.dtype)
+        dy[row] = 1
+        g = gradient(dy.reshape(y.shape))
+        if g is not None:
+            jt[row, :] = np.asarray(g).ravel()
+    return jt
+
+
+def _numerical(run, xs, param, y_size, delta):
+    """Column i: central differences at x[i] +/- delta."""
+    real = np.finfo(xs[param].dtype).dtype
+    jn = np.zeros((y_size, xs[param].size), real)
+    for col in range(xs[param].size):
+        pos = [v.copy() for v in xs]
+        neg = [v.copy() for v in xs]
+        pos[param].reshape(-1)[col] += delta
+        neg[param].reshape(-1)[col] -= delta
+        diff = run(pos).astype(real) - run(neg).astype(real)
+        jn[:, col] = diff.ravel() / (2 * delta)
+    return jn
+
+
+def _compute_gradient_in_graph(graph, f, xs, delta):
+    """compute_gradient inside a graph context (a TestCase's
+    test_session()): f built once on placeholders, run in the default
+    session of the graph (or a new one)."""
+    from opkit import array_ops, gradients_impl  # noqa: PLC0415
+    from opkit import session as session_lib  # noqa: PLC0415
+    with _framework.name_scope("compute_gradient"):
+        phs = [array_ops.placeholder(v.dtype, v.shape) for v in xs]
+        y = f(*phs)
+        dy = array_ops.placeholder(y.dtype, y.shape)
+        grads = gradients_impl.gradients(y, phs, grad_ys=[dy])
+    sess = _framework.get_default_session()
+    owned = None
+    if sess is None or sess.graph is not graph:
+        sess = owned = session_lib.Session(graph=graph)
+    try:
+        def run(values):
+            return np.asarray(sess.run(y, dict(zip(phs, values))))
+        y_arr = _check_y(run(xs))
+        theoretical, numerical = [], []
+        for param, x_value in enumerate(xs):
+            feed = dict(zip(phs, xs))
+            grad = grads[param]
+            theoretical.append(_theoretical(
+                y_arr, x_value,
+                lambda d: None if grad is None else sess.run(grad, {**feed, dy: d})))
+            numerical.append(_numerical(run, xs, param, y_arr.size, delta))
+        return theoretical, numerical
+    finally:
+        if owned is not None:
+            owned.close()
 
 
 def _map(value, fn):

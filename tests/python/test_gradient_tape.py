@@ -71,6 +71,16 @@ def test_compute_gradient_in_a_test_case():
             self.assertEqual([t.shape for t in theoretical], [(4, 6), (4, 6)])
     result = T().run()
     assert result.wasSuccessful(), result.failures + result.errors
+
+    class InSession(opkit.test.TestCase):
+        def runTest(self):  # noqa: N802 (unittest's name)
+            with self.test_session():
+                theoretical, numerical = opkit.test.compute_gradient(
+                    lambda a: opkit.nn.relu(a) * a, [np.float32([[1.0, -2.0, 3.0]])])
+                self.assertAllClose(theoretical, numerical, rtol=1e-2, atol=1e-2)
+                self.assertAllClose(theoretical[0], np.diag([2.0, 0.0, 6.0]))
+    result = InSession().run()
+    assert result.wasSuccessful(), result.failures + result.errors
     with pytest.raises(ValueError, match="list or tuple"):
         opkit.test.compute_gradient(opkit.nn.relu, np.float32([1]))
 
