@@ -102,7 +102,7 @@ py::object GradientGraph(const std::string& op, const py::dict& attrs,
     const DataType dt = DataTypeFromPy(dtype);
     py::object value = consts.contains(py::int_(flat)) ? consts[py::int_(flat)]
                                                        : py::object(py::none());
-    if (!value.is_none()) {
+    if (!value.is_none() && DataTypeToNumpy(dt) >= 0) {
       PyObject* arr = PyArray_FROM_OTF(value.ptr(), DataTypeToNumpy(dt), NPY_ARRAY_IN_ARRAY);
       if (arr == nullptr) throw py::error_already_set();
       PyRef owner(arr);
