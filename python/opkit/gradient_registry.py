@@ -177,24 +177,33 @@ def _group(flat, lengths):
     return grouped
 
 
-def execute(op_type, inputs, attrs, name=None, eager=False):
-    """Runs op `op_type` on the flat `inputs` with `attrs` (all the node's
-    attrs may be given; those the inputs determine are inferred again)
-    through its generated function: a node in the default graph, or now
-    (recorded by watching tapes). Returns the flat list of outputs."""
-    if eager and op_type == "Const":
-        return [attrs["value"]]
-    fn = op_function(op_type)
-    spec = fn._opkit_spec
-    grouped = _group(list(inputs), _input_lengths(spec, attrs))
-    kwargs = {spec.param[("in", a["name"])]: v for a, v in zip(spec.inputs, grouped)}
-    for aname in spec.fast_attr_names:
-        if aname in attrs:
-            kwargs[spec.param[("attr", aname)]] = attrs[aname]
-    if name is not None and not eager:
-        kwargs["name"] = name
-    out = fn(**kwargs)
-    return _flatten_outputs(out)
+class _PreparedNode:
+    """One node of a cached gradient graph, ready to call: its op function,
+    how its flat inputs group into the function's input parameters, and its
+    attrs as the function's keyword arguments."""
+
+    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs")
+
+    def __init__(self, node):
+        attrs = node["attrs"]
+        self.inputs = node["inputs"]
+        self.name = node["name"].rsplit("/", 1)[-1]
+        self.const = attrs["value"] if node["op"] == "Const" else None
+        fn = self.fn = op_function(node["op"])
+        spec = fn._opkit_spec
+        self.lengths = _input_lengths(spec, attrs)
+        self.kwargs = {spec.param[("attr", a)]: attrs[a]
+                       for a in spec.fast_attr_names if a in attrs}
+
+    def run(self, inputs, eager):
+        """The node's flat outputs: run now (`eager`) or added to the
+        default graph (named after the C++ node, under the current scope)."""
+        if eager and self.const is not None:
+            return [self.const]
+        args = _group(inputs, self.lengths)
+        if eager:
+            return _flatten_outputs(self.fn(*args, **self.kwargs))
+        return _flatten_outputs(self.fn(*args, name=self.name, **self.kwargs))
 
 
 def _flatten_outputs(out):
@@ -237,6 +246,8 @@ def _gradient_graph(op_type, attrs, grouped_dtypes, consts):
     result = _CACHE.get(key)
     if result is None:
         result = _opkit._gradient_graph(op_type, attrs, grouped_dtypes, consts)
+        if result is not None:
+            result["prepared"] = [_PreparedNode(n) for n in result["nodes"]]
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[key] = result
@@ -291,11 +302,8 @@ def apply_gradient(op, out_grads, zeros_like, eager):
             return grads[ref[1]]
         return values[ref[1]][ref[2]]
 
-    for node in graph["nodes"]:
-        args = [resolve(r) for r in node["inputs"]]
-        local = node["name"].rsplit("/", 1)[-1]
-        values.append(execute(node["op"], args, node["attrs"], name=local,
-                              eager=eager))
+    for node in graph["prepared"]:
+        values.append(node.run([resolve(r) for r in node.inputs], eager))
     return [None if r is None else resolve(r) for r in graph["grads"]]
 
 
