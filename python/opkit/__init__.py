@@ -14,6 +14,13 @@ Python with numpy arrays in and out.
         y = opkit.nn.relu(opkit.matmul(x, [[1.], [-1.]]) + 1)
     with opkit.Session(graph=g) as s: s.run(y, {x: [[1, 3]]})   # [[0.]]
 
+    dx, = opkit.gradients(y, [x])                      # gradients in a graph
+    v = opkit.constant(3.0)                            # ... and eagerly
+    with opkit.GradientTape() as tape:
+        tape.watch(v)
+        w = v * v
+    tape.gradient(w, v)                                # 6.0
+
 Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
 keyword-only, named like the op), opkit.kernels (kernel registry),
 opkit.errors (exception classes per status code), opkit.dtypes,
@@ -22,7 +29,10 @@ opkit.config.threading (thread counts, as tf.config.threading),
 opkit.framework (Graph, Operation, Tensor, Variable: graph building),
 opkit.nn and the TensorFlow-named functions at the top level (constant,
 placeholder, matmul, reduce_sum, ...; opkit/array_ops.py), opkit.test
-(TestCase, main), DTypes as opkit.float32, opkit.int32, ...
+(TestCase, main, compute_gradient), opkit.RegisterGradient /
+NotDifferentiable (opkit.gradient_registry), opkit.gradients
+(opkit.gradients_impl), opkit.GradientTape (opkit.backprop), DTypes as
+opkit.float32, opkit.int32, ...
 """
 
 from opkit import _opkit
