@@ -47,7 +47,7 @@ from opkit import kernels  # noqa: E402
 from opkit import sysconfig  # noqa: E402
 from opkit import config  # noqa: E402
 from opkit._op_gen import load_op_library, unload_op_library  # noqa: E402
-from opkit.session import RunOptions, Session  # noqa: E402
+from opkit.session import ConfigProto, RunOptions, Session  # noqa: E402
 from opkit.graph import load_graph, LoadedGraph  # noqa: E402
 from opkit import framework  # noqa: E402
 from opkit.framework import (  # noqa: E402
@@ -126,7 +126,7 @@ from opkit import session  # noqa: E402
 _add_tensorflow_module_paths()
 
 __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config",
-           "Session", "RunOptions",
+           "Session", "RunOptions", "ConfigProto",
            "ResourceTensor", "VariantTensor",
            "load_graph", "LoadedGraph",
            "load_op_library", "unload_op_library", "RegisterGradient",

@@ -57,7 +57,7 @@ def _four(value, what, data_format):
         return [1, 1] + value if data_format == "NCHW" else [1] + value + [1]
     if len(value) == 4:
         return value
-    raise ValueError(f"conv2d: {what} must have 1, 2 or 4 entries, got {value}")
+    raise ValueError(f"{what} must have 1, 2 or 4 entries, got {value}")
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC",  # noqa: A002
@@ -75,6 +75,49 @@ def conv2d(input, filters, strides, padding, data_format="NHWC",  # noqa: A002
                        dilations=_four(1 if dilations is None else dilations,
                                        "dilations", data_format),
                        name=name)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa: A002
+                     dilations=None, name=None):
+    """Depthwise 2-D convolution (tf.nn.depthwise_conv2d): `filter` is
+    [rows, cols, in_channels, channel_multiplier]; `strides` has 4 entries
+    (1, 2 accepted as for conv2d); `dilations` 2 entries (or 1 or 4)."""
+    data_format = data_format or "NHWC"
+    explicit = []
+    if not isinstance(padding, str):
+        explicit = [int(v) for p in padding for v in p]
+        padding = "EXPLICIT"
+    return _ops.depthwise_conv2d_native(
+        input, filter, strides=_four(strides, "strides", data_format), padding=padding,
+        explicit_paddings=explicit, data_format=data_format,
+        dilations=_four(1 if dilations is None else dilations, "dilations", data_format),
+        name=name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """2-D max pooling (tf.nn.max_pool2d): `ksize` and `strides` an int or
+    a list of 1, 2 or 4."""
+    return _ops.max_pool(input, ksize=_four(ksize, "ksize", data_format),
+                         strides=_four(strides, "strides", data_format),
+                         padding=padding, data_format=data_format, name=name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """2-D average pooling (tf.nn.avg_pool2d), as max_pool2d."""
+    return _ops.avg_pool(input, ksize=_four(ksize, "ksize", data_format),
+                         strides=_four(strides, "strides", data_format),
+                         padding=padding, data_format=data_format, name=name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """tf.nn.max_pool for 2-D inputs (NHWC or NCHW); other ranks are not
+    supported yet."""
+    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """tf.nn.avg_pool for 2-D inputs (NHWC or NCHW)."""
+    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC", name)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):

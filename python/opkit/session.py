@@ -32,7 +32,7 @@ import contextlib
 
 from opkit import _opkit
 from opkit import _op_gen
-from opkit import config
+from opkit import config as _config
 from opkit import dtypes as _dtypes
 from opkit import framework as _framework
 
@@ -70,10 +70,32 @@ def _tensor_name(name, what):
     return name if ":" in name else name + ":0"
 
 
+class ConfigProto:
+    """The thread counts of a Session, as the fields of TensorFlow's
+    tf.compat.v1.ConfigProto of the same names (the others are not
+    modelled): 0 leaves a count as opkit.config.threading has it.
+
+        opkit.Session(graph=g, config=opkit.ConfigProto(
+            intra_op_parallelism_threads=2, inter_op_parallelism_threads=1))
+    """
+
+    def __init__(self, intra_op_parallelism_threads=0, inter_op_parallelism_threads=0):
+        for what, value in (("intra_op_parallelism_threads", intra_op_parallelism_threads),
+                            ("inter_op_parallelism_threads", inter_op_parallelism_threads)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"ConfigProto: {what} must be an int >= 0, got {value!r}")
+        self.intra_op_parallelism_threads = int(intra_op_parallelism_threads)
+        self.inter_op_parallelism_threads = int(inter_op_parallelism_threads)
+
+    def __repr__(self):
+        return (f"ConfigProto(intra_op_parallelism_threads={self.intra_op_parallelism_threads}, "
+                f"inter_op_parallelism_threads={self.inter_op_parallelism_threads})")
+
+
 class Session:
     """A graph loaded for running (see the module docstring)."""
 
-    def __init__(self, graph_def=None, graph=None):
+    def __init__(self, graph_def=None, graph=None, config=None):
         if graph_def is not None and graph is not None:
             raise TypeError("Session: give graph_def or graph, not both")
         if graph_def is None:
@@ -105,11 +127,18 @@ class Session:
             raise TypeError(
                 "Session(graph_def): expected GraphDef bytes, text, a path or a "
                 f"GraphDef message, got {type(graph_def).__name__}")
-        # Thread counts as opkit.config.threading has them now (TensorFlow's
-        # v1 Session takes the context's config the same way).
-        self._session = _opkit._Session(
-            data, config.threading.get_intra_op_parallelism_threads(),
-            config.threading.get_inter_op_parallelism_threads())
+        # Thread counts from `config`, else as opkit.config.threading has
+        # them now (TensorFlow's v1 Session takes the context's config the
+        # same way).
+        intra = _config.threading.get_intra_op_parallelism_threads()
+        inter = _config.threading.get_inter_op_parallelism_threads()
+        if config is not None:
+            if not isinstance(config, ConfigProto):
+                raise TypeError("Session(config=): expected an opkit.ConfigProto, got "
+                                f"{type(config).__name__}")
+            intra = config.intra_op_parallelism_threads or intra
+            inter = config.inter_op_parallelism_threads or inter
+        self._session = _opkit._Session(data, intra, inter)
         self._closed = False
 
     @property

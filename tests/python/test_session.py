@@ -73,3 +73,21 @@ def test_session_with_unknown_op_fails():
     g = 'node { name: "q" op: "NoSuchOpHere" }'
     with pytest.raises(errors.OpError):
         opkit.Session(g)
+
+
+def test_session_config_sets_thread_counts():
+    # tf.compat.v1.Session(config=ConfigProto(...)): the counts are checked
+    # and the session runs with them; 0 keeps opkit.config.threading's.
+    config = opkit.ConfigProto(intra_op_parallelism_threads=2,
+                               inter_op_parallelism_threads=1)
+    assert "intra_op_parallelism_threads=2" in repr(config)
+    with opkit.Session(ADD_GRAPH, config=config) as s:
+        assert s.run("sum", {"a": [1.0], "b": [2.0]})[0] == 3.0
+    with opkit.Session(ADD_GRAPH, config=opkit.ConfigProto()) as s:
+        assert s.run("sum", {"a": [1.0], "b": [2.0]})[0] == 3.0
+    with pytest.raises(ValueError, match="intra_op_parallelism_threads must be an int >= 0"):
+        opkit.ConfigProto(intra_op_parallelism_threads=-1)
+    with pytest.raises(ValueError, match="inter_op_parallelism_threads"):
+        opkit.ConfigProto(inter_op_parallelism_threads=1.5)
+    with pytest.raises(TypeError, match="expected an opkit.ConfigProto"):
+        opkit.Session(ADD_GRAPH, config={"intra_op_parallelism_threads": 2})
