@@ -246,6 +246,17 @@ TEST_F(BinaryOpsTest, FloorModIntegerDivisionByZeroIsAnError) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Incompatible shapes")));
 }
 
+TEST_F(BinaryOpsTest, AnEmptyOperandIsNotCheckedAgainstAZeroDivisor) {
+  // Nothing is divided: TensorFlow returns the empty result (the gradient of
+  // a sum over all axes of a scalar computes FloorMod([], rank 0)).
+  for (const char* op : {"FloorMod", "FloorDiv", "Div"}) {
+    const Tensor z = Run(op, I({}, TensorShape({0})), I({0}, TensorShape({})));
+    EXPECT_EQ(z.shape(), TensorShape({0})) << op;
+  }
+  EXPECT_THAT(RunStatus("FloorMod", I({}, TensorShape({0})), I({1, 2}, TensorShape({2}))),
+              StatusIs(error::INVALID_ARGUMENT, HasSubstr("Incompatible shapes")));
+}
+
 TEST_F(BinaryOpsTest, Atan2TakesYFirst) {
   const Tensor z = Run("Atan2", F({1, 1, -1, 0, -1}, TensorShape({5})),
                        F({1, -1, -1, -1, 0}, TensorShape({5})));

@@ -78,6 +78,36 @@ Status MaxMinGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outpu
 REGISTER_GRADIENT_OP("Maximum", MaxMinGrad<true>);
 REGISTER_GRADIENT_OP("Minimum", MaxMinGrad<false>);
 
+// z = x^y: dx = dz * y * x^(y-1); dy = dz * z * log(x) where x > 0, else 0
+// (TensorFlow's _PowGrad for real types).
+Status PowGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+               std::vector<Output>* dx) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output& z = op.outputs[0];
+  const Output one = b.Scalar(y.dtype, 1.0);
+  const Output gx = b.Add("Mul", {b.Add("Mul", {dy[0], y}),
+                                  b.Add("Pow", {x, b.Add("Sub", {y, one})})});
+  const Output positive = b.Add("Greater", {x, b.Scalar(x.dtype, 0.0)});
+  const Output safe_x = b.Add("SelectV2", {positive, x, b.Add("OnesLike", {x})});
+  const Output log_x =
+      b.Add("SelectV2", {positive, b.Add("Log", {safe_x}), b.Add("ZerosLike", {x})});
+  const Output gy = b.Add("Mul", {b.Add("Mul", {dy[0], z}), log_x});
+  *dx = ReduceForBroadcast(b, x, y, gx, gy);
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Pow", PowGrad);
+
+// z = x_1 + ... + x_n: every input gets dz (TensorFlow's _AddNGrad). What
+// gradients sum paths with, so it must be differentiable for second
+// derivatives.
+Status AddNGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                std::vector<Output>* dx) {
+  dx->assign(op.inputs.size(), dy[0]);
+  return b.status();
+}
+REGISTER_GRADIENT_OP("AddN", AddNGrad);
+
 Status NegGrad(GraphBuilder& b, const GradientOp&, const std::vector<Output>& dy,
                std::vector<Output>* dx) {
   *dx = {b.Add("Neg", {dy[0]})};

@@ -63,6 +63,41 @@ TYPED_TEST(MathGradTest, Unary) {
   }
 }
 
+TYPED_TEST(MathGradTest, PowWithBroadcasting) {
+  // x in [0.5, 1.5] (log x is defined), exponents in [-1, 2].
+  for (const auto& shapes : {std::pair<TensorShape, TensorShape>{{2, 3}, {2, 3}},
+                             std::pair<TensorShape, TensorShape>{{2, 3}, {}},
+                             std::pair<TensorShape, TensorShape>{{3}, {2, 1}}}) {
+    const double error = GradientError(
+        {Random<TypeParam>(shapes.first, 0.5, 1.5), Random<TypeParam>(shapes.second, -1, 2)},
+        [](GraphBuilder& b, const std::vector<Output>& x) {
+          return b.Add("Pow", {x[0], x[1]});
+        });
+    EXPECT_LT(error, this->Tol()) << shapes.first.DebugString() << " "
+                                  << shapes.second.DebugString();
+  }
+}
+
+TYPED_TEST(MathGradTest, AddNGivesEveryInputTheGradient) {
+  const double error = GradientError(
+      {Random<TypeParam>(TensorShape({2, 3})), Random<TypeParam>(TensorShape({2, 3})),
+       Random<TypeParam>(TensorShape({2, 3}))},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        // x0 appears twice: its gradient is the sum of both.
+        return b.Add("AddN", {std::vector<Output>{x[0], x[1], x[2], x[0]}});
+      });
+  EXPECT_LT(error, this->Tol());
+}
+
+TYPED_TEST(MathGradTest, SumOfAScalarOverNoAxes) {
+  // The gradient takes the (empty) axes modulo the rank, 0.
+  const double error = GradientError(
+      {Random<TypeParam>(TensorShape({}))}, [](GraphBuilder& b, const std::vector<Output>& x) {
+        return b.Add("Sum", {x[0], b.ConstInt({})});
+      });
+  EXPECT_LT(error, this->Tol());
+}
+
 TYPED_TEST(MathGradTest, MatMulEveryTransposeNonSquare) {
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {

@@ -14,6 +14,13 @@ Python with numpy arrays in and out.
         y = opkit.nn.relu(opkit.matmul(x, [[1.], [-1.]]) + 1)
     with opkit.Session(graph=g) as s: s.run(y, {x: [[1, 3]]})   # [[0.]]
 
+    dx, = opkit.gradients(y, [x])                      # gradients in a graph
+    v = opkit.constant(3.0)                            # ... and eagerly
+    with opkit.GradientTape() as tape:
+        tape.watch(v)
+        w = v * v
+    tape.gradient(w, v)                                # 6.0
+
 Modules: opkit.ops (built-in ops, snake_case), opkit.raw_ops (every op,
 keyword-only, named like the op), opkit.kernels (kernel registry),
 opkit.errors (exception classes per status code), opkit.dtypes,
@@ -22,7 +29,10 @@ opkit.config.threading (thread counts, as tf.config.threading),
 opkit.framework (Graph, Operation, Tensor, Variable: graph building),
 opkit.nn and the TensorFlow-named functions at the top level (constant,
 placeholder, matmul, reduce_sum, ...; opkit/array_ops.py), opkit.test
-(TestCase, main), DTypes as opkit.float32, opkit.int32, ...
+(TestCase, main, compute_gradient), opkit.RegisterGradient /
+NotDifferentiable (opkit.gradient_registry), opkit.gradients
+(opkit.gradients_impl), opkit.GradientTape (opkit.backprop), DTypes as
+opkit.float32, opkit.int32, ...
 """
 
 from opkit import _opkit
@@ -66,24 +76,22 @@ VariantTensor = _opkit.VariantTensor
 
 __version__ = "0.1.0"
 
-_NO_GRADIENTS = ("Gradients are not supported from Python yet: the C++ "
-                 "gradient registry (REGISTER_GRADIENT_OP, AddSymbolicGradients "
-                 "in opkit/gradients/) differentiates GraphDefs, but opkit.gradients, "
-                 "GradientTape and Python gradient functions are not built.")
+from opkit import gradient_registry  # noqa: E402
+from opkit.gradient_registry import (  # noqa: E402
+    RegisterGradient, NotDifferentiable, no_gradient)
+from opkit import gradients_impl  # noqa: E402
+from opkit.gradients_impl import gradients, UnconnectedGradients  # noqa: E402
+from opkit import backprop  # noqa: E402
+from opkit.backprop import GradientTape  # noqa: E402
+from opkit import sparse_ops  # noqa: E402
+from opkit.sparse_ops import sparse_to_dense  # noqa: E402
+from opkit.array_ops import (  # noqa: E402
+    shape, size, rank, stop_gradient, square, zeros, ones, add_n)
 
-
-class RegisterGradient:
-    """Placeholder for tf.RegisterGradient: raises NotImplementedError,
-    since Python gradient functions are not supported yet."""
-
-    def __init__(self, op_type):
-        raise NotImplementedError(
-            f"RegisterGradient({op_type!r}): {_NO_GRADIENTS}")
-
-
-def gradients(*args, **kwargs):
-    """Placeholder for tf.gradients: raises NotImplementedError."""
-    raise NotImplementedError(f"opkit.gradients: {_NO_GRADIENTS}")
+# TensorFlow's ops module (opkit.python.framework.ops) holds these too.
+framework.RegisterGradient = RegisterGradient
+framework.NotDifferentiable = NotDifferentiable
+framework.no_gradient = no_gradient
 
 
 def _add_tensorflow_module_paths():
@@ -98,6 +106,9 @@ def _add_tensorflow_module_paths():
         "python.framework.errors": errors, "python.platform.test": test,
         "python.ops.nn": nn, "python.ops.array_ops": array_ops,
         "python.ops.math_ops": array_ops, "python.client.session": session,
+        "python.ops.sparse_ops": sparse_ops, "python.ops.gradients": gradients_impl,
+        "python.ops.gradients_impl": gradients_impl, "python.eager": None,
+        "python.eager.backprop": backprop,
     }
     aliases["python.client"] = None
     for path in sorted(aliases, key=len):
@@ -119,7 +130,10 @@ __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config
            "ResourceTensor", "VariantTensor",
            "load_graph", "LoadedGraph",
            "load_op_library", "unload_op_library", "RegisterGradient",
-           "gradients",
+           "NotDifferentiable", "no_gradient", "gradients", "UnconnectedGradients",
+           "GradientTape", "gradient_registry", "sparse_ops", "sparse_to_dense",
+           "shape", "size", "rank", "stop_gradient", "square", "zeros", "ones",
+           "add_n",
            "framework", "Graph", "Operation", "Tensor", "TensorShape", "Variable",
            "GraphDef", "get_default_graph", "get_default_session",
            "executing_eagerly", "name_scope", "control_dependencies", "group",

@@ -207,6 +207,15 @@ def to_array(value, where, target=None, preferred=None):
         return value
     if isinstance(value, np.generic):
         return np.asarray(value)
+    if isinstance(value, (list, tuple)) and any(
+            isinstance(e, np.ndarray) for e in value):
+        # Arrays in a list are packed, as TensorFlow packs tensors in one.
+        parts = [to_array(e, f"{where}[{i}]", target, preferred)
+                 for i, e in enumerate(value)]
+        if any(p.shape != parts[0].shape for p in parts):
+            raise ValueError(f"{where}: cannot pack arrays of different shapes "
+                             f"{[p.shape for p in parts]} into one tensor")
+        return np.stack(parts)
     leaves, shape = _leaves_and_shape(value, where)
     natural = _natural_dtype(value, where, leaves)
     dtype = natural
@@ -400,6 +409,11 @@ class _Converter:
             where = self._where(arg)
             if isinstance(v, SymbolicValue):
                 out.append(v)
+                continue
+            if (symbolic and isinstance(v, (list, tuple))
+                    and not (arg["number_attr"] or arg["type_list_attr"])
+                    and any(isinstance(e, SymbolicValue) for e in v)):
+                out.append(list(v))   # packed into one tensor by the graph
                 continue
             if arg["type"] == _DT_RESOURCE and not arg["number_attr"]:
                 if not isinstance(v, _opkit.ResourceTensor):

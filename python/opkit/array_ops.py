@@ -55,7 +55,9 @@ def constant(value, dtype=None, shape=None, name="Const"):
                             f"cannot take the shape {list(shape)}")
     graph = _framework.get_default_graph()
     if graph is None:
-        return arr
+        # An EagerTensor, so that operators on it are recorded by tapes.
+        from opkit import backprop  # noqa: PLC0415 (backprop imports opkit.ops users)
+        return arr.view(backprop.EagerTensor)
     return graph._const(np.ascontiguousarray(arr), name or "Const")
 
 
@@ -162,3 +164,43 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002 (TensorFlow's name)
     if dtype is not None:
         input = cast(input, dtype)
     return _ops.ones_like(input, name=name)
+
+
+def shape(input, out_type=None, name=None):  # noqa: A002 (TensorFlow's name)
+    """The shape of `input` as a 1-D tensor of `out_type` (int32 default)."""
+    return _ops.shape(input, out_type=_dtypes.as_dtype(out_type or _dtypes.int32),
+                      name=name)
+
+
+def size(input, out_type=None, name=None):  # noqa: A002 (TensorFlow's name)
+    return _ops.size(input, out_type=_dtypes.as_dtype(out_type or _dtypes.int32),
+                     name=name)
+
+
+def rank(input, name=None):  # noqa: A002 (TensorFlow's name)
+    return _ops.rank(input, name=name)
+
+
+def stop_gradient(input, name=None):  # noqa: A002 (TensorFlow's name)
+    """`input` unchanged; gradients do not flow back through it."""
+    return _ops.stop_gradient(input, name=name)
+
+
+def square(x, name=None):
+    return _ops.square(x, name=name)
+
+
+def zeros(shape, dtype=_dtypes.float32, name=None):
+    """A tensor of `shape` filled with zeros."""
+    value = np.zeros(tuple(int(d) for d in shape), _np_dtype(dtype))
+    return constant(value, name=name or "zeros")
+
+
+def ones(shape, dtype=_dtypes.float32, name=None):
+    """A tensor of `shape` filled with ones."""
+    value = np.ones(tuple(int(d) for d in shape), _np_dtype(dtype))
+    return constant(value, name=name or "ones")
+
+
+def add_n(inputs, name=None):
+    return _ops.add_n(list(inputs), name=name)

@@ -64,14 +64,43 @@ def get_default_session():
     return _state.sessions[-1] if _state.sessions else None
 
 
+def _acquire_hook():
+    """Installs the hook op functions call first (Note [Graph hook] in
+    python/src/fast_op.cc) for one more user: a graph context or an active
+    GradientTape."""
+    global _open_contexts
+    with _contexts_lock:
+        _open_contexts += 1
+        if _open_contexts == 1:
+            _opkit._set_graph_hook(_graph_hook)
+
+
+def _release_hook():
+    global _open_contexts
+    with _contexts_lock:
+        _open_contexts -= 1
+        if _open_contexts == 0:
+            _opkit._set_graph_hook(None)
+
+
 def executing_eagerly():
     """Whether op functions run now on this thread (no default graph)."""
     return not _state.graphs
 
 
+# Set by opkit.backprop: records an eager call on the thread's active
+# GradientTapes (or returns NotImplemented when none records).
+_tape_hook = None
+# Set by opkit.backprop while some GradientTape is active: called with an
+# eager Variable before each read (tapes watch trainable variables read).
+_on_variable_read = None
+
+
 def _graph_hook(fn, args, name):
     graphs = _state.graphs
     if not graphs:
+        if _tape_hook is not None:
+            return _tape_hook(fn, args, name)
         return NotImplemented
     spec = getattr(fn, "_opkit_spec", None)
     if spec is None:
@@ -267,6 +296,26 @@ class Operation:
     def _attr_types(self):
         return {a["name"]: a["type"] for a in _opkit.op_info(self.type)["attrs"]}
 
+    # What opkit.gradient_registry.apply_gradient asks of an op.
+    def _grad_attrs(self):
+        return self._node_def.attr
+
+    def _grouped_dtypes(self):
+        from opkit import gradient_registry  # noqa: PLC0415 (imports this module)
+        spec = _op_gen.op_spec(self.type)
+        lengths = gradient_registry._input_lengths(spec, self._node_def.attr)
+        return gradient_registry._group([int(t) for t in self._input_types], lengths)
+
+    def _const_inputs(self):
+        from opkit import gradient_registry  # noqa: PLC0415
+        consts = {}
+        for i, t in enumerate(self._inputs):
+            if t.op.type == "Const":
+                value = t.op._node_def.attr.get("value")
+                if gradient_registry.is_small_int(value):
+                    consts[i] = value
+        return consts
+
     def run(self, feed_dict=None, session=None):
         """Runs this op in `session` (default: the default session)."""
         _session_for(self._graph, session, f"Operation '{self.name}'").run(
@@ -401,20 +450,13 @@ class Graph:
     def as_default(self):
         """Makes this the thread's default graph inside the `with` block: op
         functions add nodes here."""
-        global _open_contexts
-        with _contexts_lock:
-            _open_contexts += 1
-            if _open_contexts == 1:
-                _opkit._set_graph_hook(_graph_hook)
+        _acquire_hook()
         _state.graphs.append(self)
         try:
             yield self
         finally:
             _state.graphs.pop()
-            with _contexts_lock:
-                _open_contexts -= 1
-                if _open_contexts == 0:
-                    _opkit._set_graph_hook(None)
+            _release_hook()
 
     @contextlib.contextmanager
     def name_scope(self, name):
@@ -580,6 +622,11 @@ class Graph:
                     f"{where}: Tensor '{value.name}' belongs to another graph "
                     "than the default one; build each op in its inputs' graph")
             return value
+        if isinstance(value, (list, tuple)) and any(
+                isinstance(e, (Tensor, Variable)) for e in value):
+            # Tensors in a list are packed (TensorFlow's auto-packing).
+            parts = [self._as_graph_tensor(e, where) for e in value]
+            return _ops().pack(parts, axis=0)
         if isinstance(value, (_opkit.ResourceTensor, _opkit.VariantTensor)):
             raise TypeError(
                 f"{where}: an eager resource/variant handle cannot be a graph "
@@ -1054,6 +1101,8 @@ class Variable(_op_gen.SymbolicValue):
         """The current value: an array (eager), or a new ReadVariableOp
         (graph)."""
         if self._graph is None:
+            if _on_variable_read is not None:
+                _on_variable_read(self)
             return _ops().read_variable_op(self._handle, dtype=self._dtype)
         return _in_graph_of(self, lambda: _ops().read_variable_op(
             self._handle, dtype=self._dtype, name=self._handle.op.name + "/Read"))

@@ -157,6 +157,13 @@ class TestCase(unittest.TestCase):
             for k in a:
                 self.assertAllClose(a[k], b[k], rtol, atol, msg)
             return
+        if (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))
+                and len(a) == len(b) and any(isinstance(v, np.ndarray) for v in a)):
+            # A list of arrays (compute_gradient's Jacobians, of different
+            # shapes): item by item.
+            for x, y in zip(a, b):
+                self.assertAllClose(x, y, rtol, atol, msg)
+            return
         a, b = self._value(a), self._value(b)
         if np.float16 in (a.dtype, b.dtype):
             rtol, atol = max(rtol, 1e-3), max(atol, 1e-3)
@@ -195,6 +202,121 @@ class TestCase(unittest.TestCase):
         v = target.dtype if isinstance(target, _framework.Tensor) else \
             self._value(target).dtype
         self.assertEqual(dtypes.as_dtype(v), dtypes.as_dtype(expected_dtype))
+
+
+def compute_gradient(f, x, delta=None):
+    """The theoretical and numeric Jacobians of `f` at the values `x` (a
+    list or tuple of arrays, one per argument of f), as TensorFlow 2's
+    tf.test.compute_gradient: returns (theoretical, numerical), each a list
+    with one 2-D numpy array per x, of shape (elements of f(*x), elements
+    of that x). The theoretical one comes from a GradientTape with a one-hot
+    output gradient per element of y; the numeric one from central
+    differences x[i] +/- delta (default 1/1024), computed in x's dtype.
+    Inside a graph context (test_session()) f is built once on
+    placeholders and run in the default session; otherwise f runs eagerly.
+
+        theoretical, numerical = opkit.test.compute_gradient(
+            lambda a: opkit.nn.relu(a) * a, [np.float32([[1., -2.]])])
+        self.assertAllClose(theoretical, numerical, rtol=1e-3, atol=1e-3)
+    """
+    from opkit import backprop  # noqa: PLC0415 (imports opkit's op modules)
+    if not isinstance(x, (list, tuple)):
+        raise ValueError("`x` must be a list or tuple of values (one per "
+                         f"argument of f), got {type(x).__name__}")
+    if delta is None:
+        delta = 1.0 / 1024
+    xs = [np.array(v.numpy() if isinstance(v, _framework.Variable) else v)
+          for v in x]
+    for i, v in enumerate(xs):
+        if v.dtype.kind not in "fc":
+            raise ValueError(f"compute_gradient: x[{i}] has dtype {v.dtype}; "
+                             "only floating point values can be differentiated")
+
+    graph = _framework.get_default_graph()
+    if graph is not None:
+        return _compute_gradient_in_graph(graph, f, xs, delta)
+
+    def run(values):
+        return np.asarray(f(*[v.view(backprop.EagerTensor) for v in values]))
+
+    theoretical, numerical = [], []
+    for param, x_value in enumerate(xs):
+        with backprop.GradientTape(persistent=True) as tape:
+            inputs = [v.copy().view(backprop.EagerTensor) for v in xs]
+            tape.watch(inputs[param])
+            y = f(*inputs)
+        y_arr = _check_y(np.asarray(y))
+        jt = _theoretical(y_arr, x_value, lambda dy: tape.gradient(
+            y, inputs[param], output_gradients=[dy]))
+        theoretical.append(jt)
+        numerical.append(_numerical(run, xs, param, y_arr.size, delta))
+    return theoretical, numerical
+
+
+def _check_y(y):
+    if y.dtype.kind not in "fc":
+        raise ValueError(f"compute_gradient: f returns {y.dtype}; only "
+                         "floating point results can be differentiated")
+    return y
+
+
+def _theoretical(y, x_value, gradient):
+    """Row i: the gradient for a one-hot output gradient at element i."""
+    jt = np.zeros((y.size, x_value.size), np.finfo(x_value.dtype).dtype)
+    for row in range(y.size):
+        dy = np.zeros(y.size, y.dtype)
+        dy[row] = 1
+        g = gradient(dy.reshape(y.shape))
+        if g is not None:
+            jt[row, :] = np.asarray(g).ravel()
+    return jt
+
+
+def _numerical(run, xs, param, y_size, delta):
+    """Column i: central differences at x[i] +/- delta."""
+    real = np.finfo(xs[param].dtype).dtype
+    jn = np.zeros((y_size, xs[param].size), real)
+    for col in range(xs[param].size):
+        pos = [v.copy() for v in xs]
+        neg = [v.copy() for v in xs]
+        pos[param].reshape(-1)[col] += delta
+        neg[param].reshape(-1)[col] -= delta
+        diff = run(pos).astype(real) - run(neg).astype(real)
+        jn[:, col] = diff.ravel() / (2 * delta)
+    return jn
+
+
+def _compute_gradient_in_graph(graph, f, xs, delta):
+    """compute_gradient inside a graph context (a TestCase's
+    test_session()): f built once on placeholders, run in the default
+    session of the graph (or a new one)."""
+    from opkit import array_ops, gradients_impl  # noqa: PLC0415
+    from opkit import session as session_lib  # noqa: PLC0415
+    with _framework.name_scope("compute_gradient"):
+        phs = [array_ops.placeholder(v.dtype, v.shape) for v in xs]
+        y = f(*phs)
+        dy = array_ops.placeholder(y.dtype, y.shape)
+        grads = gradients_impl.gradients(y, phs, grad_ys=[dy])
+    sess = _framework.get_default_session()
+    owned = None
+    if sess is None or sess.graph is not graph:
+        sess = owned = session_lib.Session(graph=graph)
+    try:
+        def run(values):
+            return np.asarray(sess.run(y, dict(zip(phs, values))))
+        y_arr = _check_y(run(xs))
+        theoretical, numerical = [], []
+        for param, x_value in enumerate(xs):
+            feed = dict(zip(phs, xs))
+            grad = grads[param]
+            theoretical.append(_theoretical(
+                y_arr, x_value,
+                lambda d: None if grad is None else sess.run(grad, {**feed, dy: d})))
+            numerical.append(_numerical(run, xs, param, y_arr.size, delta))
+        return theoretical, numerical
+    finally:
+        if owned is not None:
+            owned.close()
 
 
 def _map(value, fn):

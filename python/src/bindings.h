@@ -4,6 +4,7 @@
 //   BindKernels(m);   // kernels_list, kernels_explain, ... (kernels.cc)
 //   BindSession(m);   // the Session class (session.cc)
 //   BindGraph(m);     // node building and shapes for Python graphs (graph.cc)
+//   BindGradients(m); // the C++ gradient registry for Python (gradients.cc)
 #ifndef OPKIT_PYTHON_SRC_BINDINGS_H_
 #define OPKIT_PYTHON_SRC_BINDINGS_H_
 
@@ -20,6 +21,7 @@ namespace internal {
 void BindKernels(pybind11::module_& m);
 void BindSession(pybind11::module_& m);
 void BindGraph(pybind11::module_& m);
+void BindGradients(pybind11::module_& m);
 
 // Raises the opkit.errors exception of a non-OK `status` as a C++
 // pybind11::error_already_set; does nothing for OK.

@@ -532,6 +532,8 @@ PyObject* CallGraphHook(PyObject* self, PyObject* const* args,
   return PyObject_Vectorcall(hook.get(), call_args, 3, nullptr);
 }
 
+PyObject* RunSlots(FastOpState* st, PyObject* const* args, Py_ssize_t nargs);
+
 PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
                            size_t nargsf, PyObject* kwnames) {
   FastOpState* st = reinterpret_cast<FastOpObject*>(self)->state;
@@ -565,6 +567,24 @@ PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
     if (built != Py_NotImplemented) return built;
     Py_DECREF(built);
   }
+  return RunSlots(st, args, nargs);
+}
+
+// fast_op._run_eager(inputs..., attrs...): runs the op now on its slots
+// (inputs then attr values, as the hook receives them), never calling the
+// hook: what GradientTape's hook calls to run an op it records.
+PyObject* FastOpRunEager(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  FastOpState* st = reinterpret_cast<FastOpObject*>(self)->state;
+  if (nargs != st->num_args) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s._run_eager takes %d arguments (inputs then attrs), got %zd",
+                 st->op_name.c_str(), st->num_args, nargs);
+    return nullptr;
+  }
+  return RunSlots(st, args, nargs);
+}
+
+PyObject* RunSlots(FastOpState* st, PyObject* const* args, Py_ssize_t nargs) {
   FlatArrays arrays;
   FlatTypes dtypes;
   if (ParseInputs(*st, args, &arrays, &dtypes)) {
@@ -746,6 +766,9 @@ PyObject* FastOpSelectedKernel(PyObject* self, PyObject*) {
 }
 
 PyMethodDef kFastOpMethods[] = {
+    {"_run_eager", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FastOpRunEager)),
+     METH_FASTCALL,
+     "Runs the op now on (inputs..., attrs...), bypassing the graph hook."},
     {"cache_size", FastOpCacheSize, METH_NOARGS,
      "Number of prepared (dtypes, attrs) combinations cached."},
     {"last_kernel_class", FastOpSelectedKernel, METH_NOARGS,

@@ -167,4 +167,5 @@ PYBIND11_MODULE(_opkit, m) {
   BindKernels(m);
   BindSession(m);
   BindGraph(m);
+  BindGradients(m);
 }

@@ -458,11 +458,12 @@ def test_large_inputs_release_gil():
 
 # --- Gradients ---------------------------------------------------------------------
 
-def test_gradients_not_implemented():
-    with pytest.raises(NotImplementedError, match="not supported"):
-        opkit.RegisterGradient("ZeroOut")
-    with pytest.raises(NotImplementedError, match="not supported"):
-        opkit.gradients([1], [2])
+def test_gradient_entry_points_refuse_what_tensorflow_refuses():
+    # (Gradients themselves: test_gradients.py, test_gradient_tape.py.)
+    with pytest.raises(KeyError, match="Registering two gradient with name 'MatMul'"):
+        opkit.RegisterGradient("MatMul")(lambda op, grad: grad)
+    with pytest.raises(RuntimeError, match="Use opkit.GradientTape instead"):
+        opkit.gradients([np.float32(1)], [np.float32(2)])
 
 
 def test_concurrent_calls_from_threads():

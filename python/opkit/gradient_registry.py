@@ -1,0 +1,325 @@
+"""Gradient functions of ops, as TensorFlow's ops.RegisterGradient keeps
+them, and the one routine that applies them for opkit.gradients (graph
+mode) and opkit.GradientTape (eager).
+
+    @opkit.RegisterGradient("ZeroOut")
+    def _zero_out_grad(op, grad):           # one grad per output
+        ...                                 # returns one per input, or None
+    opkit.NotDifferentiable("MyIndexOp")    # no gradient flows through it
+
+An op's gradient comes from the Python registry when a function was
+registered there, otherwise from the C++ registry (REGISTER_GRADIENT_OP;
+the built-in ops' gradients live there, opkit/ops/*_grad.cc): the C++
+function builds its nodes on stand-ins (python/src/gradients.cc), and
+apply_gradient runs them with the generated op functions, so in a graph
+they become nodes and eagerly they run now (and are recorded by any tape
+that is watching, which gives higher derivatives). The stand-in graph
+depends only on the op type, its attrs, its input dtypes and the value of
+small integer constant inputs, and is cached on that key.
+"""
+
+import inspect
+import threading
+
+import numpy as np
+
+from opkit import _opkit
+from opkit import _op_gen
+from opkit import dtypes as _dtypes
+
+# op type -> Python gradient function, or None (NotDifferentiable).
+_REGISTRY = {}
+_WHERE = {}
+_lock = threading.Lock()
+
+
+def _where(fn):
+    try:
+        return f"{inspect.getsourcefile(fn)}:{inspect.getsourcelines(fn)[1]}"
+    except (TypeError, OSError):
+        return repr(fn)
+
+
+def _register(op_type, fn):
+    if not isinstance(op_type, str):
+        raise TypeError(f"op_type must be a string, got {type(op_type).__name__}")
+    with _lock:
+        if op_type in _REGISTRY:
+            raise KeyError(
+                f"Registering two gradient with name '{op_type}'! (Previous "
+                f"registration was in {_WHERE[op_type]})")
+        kind = _opkit._gradient_kind(op_type)
+        if kind != "missing":
+            raise KeyError(
+                f"Registering two gradient with name '{op_type}'! (Previous "
+                f"registration was in C++: {op_type} has a built-in "
+                f"{'gradient' if kind == 'function' else 'no-gradient mark'} "
+                "in the C++ gradient registry)")
+        _REGISTRY[op_type] = fn
+        _WHERE[op_type] = "NotDifferentiable" if fn is None else _where(fn)
+
+
+class RegisterGradient:
+    """Decorator registering the gradient function of op `op_type`
+    (tf.RegisterGradient):
+
+        @opkit.RegisterGradient("ZeroOut")
+        def _zero_out_grad(op, grad): ...
+
+    The function receives the Operation (an eager stand-in with `type`,
+    `name`, `inputs`, `outputs`, `get_attr` under a GradientTape) and one
+    gradient per output, and returns one gradient per input (a list; a
+    single tensor for a one-input op), None where there is none. The same
+    function serves opkit.gradients and GradientTape. KeyError when the op
+    has a gradient already (in Python or in C++)."""
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError(f"op_type must be a string, got {type(op_type).__name__}")
+        self._op_type = op_type
+
+    def __call__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"RegisterGradient({self._op_type!r}) decorates a "
+                            f"function, got {type(fn).__name__}")
+        _register(self._op_type, fn)
+        return fn
+
+
+def NotDifferentiable(op_type):  # noqa: N802 (TensorFlow's name)
+    """Declares that op `op_type` has no gradient: its inputs get None
+    (tf.no_gradient / ops.NotDifferentiable). KeyError when the op has a
+    gradient already."""
+    _register(op_type, None)
+
+
+no_gradient = NotDifferentiable
+
+
+def _unregister(op_type):
+    """Removes a Python registration (tests)."""
+    with _lock:
+        _REGISTRY.pop(op_type, None)
+        _WHERE.pop(op_type, None)
+
+
+_PYTHON, _NONE, _CPP = 0, 1, 2
+
+
+def _kind(op):
+    """How `op` (Operation or eager stand-in) is differentiated; LookupError
+    with TensorFlow's message when it has no gradient."""
+    op_type = op.type
+    if op_type in _REGISTRY:
+        return (_NONE, None) if _REGISTRY[op_type] is None else (
+            _PYTHON, _REGISTRY[op_type])
+    kind = _opkit._gradient_kind(op_type)
+    if kind == "function":
+        return _CPP, None
+    if kind == "none":
+        return _NONE, None
+    raise LookupError(
+        f"No gradient defined for operation '{op.name}' (op type: {op_type}). "
+        f"Register one with @opkit.RegisterGradient({op_type!r}) (or "
+        f"REGISTER_GRADIENT_OP in C++), or opkit.NotDifferentiable({op_type!r}) "
+        "if it has none.")
+
+
+# --- Differentiable dtypes ----------------------------------------------------
+
+_FLOATING = frozenset([_dtypes.DT_FLOAT, _dtypes.DT_DOUBLE, _dtypes.DT_HALF,
+                       _dtypes.DT_BFLOAT16, _dtypes.DT_COMPLEX64,
+                       _dtypes.DT_COMPLEX128])
+_DT_RESOURCE = 20
+
+
+def is_trainable(datatype):
+    """Whether gradients flow into a tensor of this DataType number (floats
+    and complex; resource handles, for variables)."""
+    return int(datatype) in _FLOATING or int(datatype) == _DT_RESOURCE
+
+
+# --- Running the nodes of a gradient --------------------------------------------
+
+_FUNCTIONS = {}
+
+
+def op_function(op_type):
+    fn = _FUNCTIONS.get(op_type)
+    if fn is None:
+        fn = _FUNCTIONS[op_type] = _op_gen.make_op_function(op_type)
+    return fn
+
+
+def _input_lengths(spec, attrs):
+    """Per input arg: None for a single tensor, the length for a list."""
+    out = []
+    for arg in spec.inputs:
+        if arg["number_attr"]:
+            out.append(int(attrs[arg["number_attr"]]))
+        elif arg["type_list_attr"]:
+            out.append(len(attrs[arg["type_list_attr"]]))
+        else:
+            out.append(None)
+    return out
+
+
+def _group(flat, lengths):
+    grouped = []
+    i = 0
+    for n in lengths:
+        if n is None:
+            grouped.append(flat[i])
+            i += 1
+        else:
+            grouped.append(list(flat[i:i + n]))
+            i += n
+    return grouped
+
+
+class _PreparedNode:
+    """One node of a cached gradient graph, ready to call: its op function,
+    how its flat inputs group into the function's input parameters, and its
+    attrs as the function's keyword arguments."""
+
+    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs")
+
+    def __init__(self, node):
+        attrs = node["attrs"]
+        self.inputs = node["inputs"]
+        self.name = node["name"].rsplit("/", 1)[-1]
+        self.const = attrs["value"] if node["op"] == "Const" else None
+        fn = self.fn = op_function(node["op"])
+        spec = fn._opkit_spec
+        self.lengths = _input_lengths(spec, attrs)
+        self.kwargs = {spec.param[("attr", a)]: attrs[a]
+                       for a in spec.fast_attr_names if a in attrs}
+
+    def run(self, inputs, eager):
+        """The node's flat outputs: run now (`eager`) or added to the
+        default graph (named after the C++ node, under the current scope)."""
+        if eager and self.const is not None:
+            return [self.const]
+        args = _group(inputs, self.lengths)
+        if eager:
+            return _flatten_outputs(self.fn(*args, **self.kwargs))
+        return _flatten_outputs(self.fn(*args, name=self.name, **self.kwargs))
+
+
+def _flatten_outputs(out):
+    if out is None or not isinstance(out, (tuple, list)):
+        return [] if out is None or _is_operation(out) else [out]
+    flat = []
+    for o in out:
+        if isinstance(o, list):
+            flat.extend(o)
+        else:
+            flat.append(o)
+    return flat
+
+
+def _is_operation(out):
+    return type(out).__name__ == "Operation"
+
+
+def _freeze(value):
+    if isinstance(value, np.ndarray):
+        return ("nd", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, float) and value != value:
+        return "nan"
+    return value
+
+
+# Small integer inputs whose value a gradient function may read
+# (GradientOp::ConstantInput: an axis, a permutation).
+_MAX_CONST_ELEMENTS = 16
+_CACHE = {}
+_CACHE_LIMIT = 4096
+
+
+def _gradient_graph(op_type, attrs, grouped_dtypes, consts):
+    key = (op_type, _freeze(attrs), _freeze(grouped_dtypes), _freeze(consts))
+    result = _CACHE.get(key)
+    if result is None:
+        result = _opkit._gradient_graph(op_type, attrs, grouped_dtypes, consts)
+        if result is not None:
+            result["prepared"] = [_PreparedNode(n) for n in result["nodes"]]
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = result
+    return result
+
+
+def is_small_int(value):
+    return (isinstance(value, np.ndarray) and value.dtype.kind in "iu"
+            and value.size <= _MAX_CONST_ELEMENTS)
+
+
+def apply_gradient(op, out_grads, zeros_like, eager):
+    """The gradients of `op`'s flat inputs (None where there is none) given
+    `out_grads` (one per output, None where nothing flows back).
+
+    `op` is an Operation (graph) or an eager stand-in with the same
+    `type`, `name`, `inputs`, `outputs`, `get_attr`, plus the methods
+    `_grad_attrs()` (its attrs, for the C++ function), `_grouped_dtypes()`
+    and `_const_inputs()`. `zeros_like(t)` makes a zero gradient."""
+    kind, fn = _kind(op)
+    if kind == _NONE:
+        return [None] * len(op.inputs)
+    outputs = op.outputs
+    if kind == _PYTHON:
+        grads = [g if g is not None or not is_trainable(_dtype_of(o))
+                 else zeros_like(o) for g, o in zip(out_grads, outputs)]
+        result = fn(op, *grads)
+        if not isinstance(result, (list, tuple)):
+            result = [result]
+        result = list(result)
+        if len(result) != len(op.inputs):
+            raise ValueError(
+                f"Num gradients {len(result)} generated for op {op.name} "
+                f"(op type: {op.type}) do not match num inputs {len(op.inputs)}")
+        return result
+    graph = _gradient_graph(op.type, op._grad_attrs(), op._grouped_dtypes(),
+                            op._const_inputs())
+    if graph is None:
+        return [None] * len(op.inputs)
+    grads = [g if g is not None else zeros_like(o)
+             for g, o in zip(out_grads, outputs)]
+    inputs = op.inputs
+    values = []
+
+    def resolve(ref):
+        kind = ref[0]
+        if kind == "input":
+            return inputs[ref[1]]
+        if kind == "output":
+            return outputs[ref[1]]
+        if kind == "grad":
+            return grads[ref[1]]
+        return values[ref[1]][ref[2]]
+
+    for node in graph["prepared"]:
+        values.append(node.run([resolve(r) for r in node.inputs], eager))
+    return [None if r is None else resolve(r) for r in graph["grads"]]
+
+
+def _dtype_of(t):
+    dtype = getattr(t, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        return _dtypes.as_datatype(dtype) if dtype.kind != "O" else _dtypes.DT_STRING
+    if dtype is None:
+        return _DT_RESOURCE
+    return int(dtype)
+
+
+# A variable's read passes its gradient to the variable (TensorFlow's
+# _ReadGrad in resource_variable_ops.py); registered here unless the C++
+# registry has it.
+if _opkit._gradient_kind("ReadVariableOp") == "missing":
+    @RegisterGradient("ReadVariableOp")
+    def _read_grad(_, grad):
+        return grad
