@@ -300,15 +300,25 @@ def _numpy_dtype_of(v):
 
 
 class _OpSpec:
-    """What the generator needs to know about one OpDef."""
+    """What the generator needs to know about one OpDef, with the API
+    overrides of `override` (an entry of _opkit._op_gen_overrides: renamed
+    parameters and outputs, new attr defaults) applied to the Python side
+    only: the op still runs under its OpDef's names."""
 
-    def __init__(self, op_name):
+    def __init__(self, op_name, override=None):
         info = _opkit.op_info(op_name)
         self.info = info
+        self.override = override
         self.op_name = info["name"]
         self.inputs = info["inputs"]
         self.outputs = info["outputs"]
-        self.attrs = {a["name"]: a for a in info["attrs"]}
+        if override:
+            defaults = override["attr_defaults"]
+            info_attrs = [dict(a, has_default=True, default=defaults[a["name"]])
+                          if a["name"] in defaults else a for a in info["attrs"]]
+        else:
+            info_attrs = info["attrs"]
+        self.attrs = {a["name"]: a for a in info_attrs}
         inferred = set()
         self.input_type_attrs = []
         for arg in self.inputs:
@@ -321,7 +331,7 @@ class _OpSpec:
                 if arg["type_attr"] not in self.input_type_attrs:
                     self.input_type_attrs.append(arg["type_attr"])
         self.inferred = inferred
-        visible = [a for a in info["attrs"]
+        visible = [a for a in info_attrs
                    if a["name"] not in inferred and not a["name"].startswith("_")]
         self.required_attrs = [a for a in visible if not a["has_default"]]
         self.default_attrs = [a for a in visible if a["has_default"]]
@@ -333,10 +343,13 @@ class _OpSpec:
         # Python parameter names (reserved words get a trailing '_').
         used = {"name"}
         self.param = {}
+        input_renames = override["input_renames"] if override else {}
+        attr_renames = override["attr_renames"] if override else {}
         for arg in self.inputs:
-            self.param[("in", arg["name"])] = self._unique(arg["name"], used)
+            self.param[("in", arg["name"])] = self._unique(
+                input_renames.get(arg["name"], arg["name"]), used)
         for aname in self.fast_attr_names:
-            self.param[("attr", aname)] = self._unique(aname, used)
+            self.param[("attr", aname)] = self._unique(attr_renames.get(aname, aname), used)
 
     @staticmethod
     def _unique(name, used):
@@ -637,8 +650,9 @@ def _output_class(spec):
     # Examples_MultiplexSparse.
     if len(spec.outputs) < 2:
         return None
+    renames = spec.override["output_renames"] if spec.override else {}
     return collections.namedtuple(
-        avoid_reserved(spec.op_name), [o["name"] for o in spec.outputs],
+        avoid_reserved(spec.op_name), [renames.get(o["name"], o["name"]) for o in spec.outputs],
         rename=True)
 
 
@@ -669,7 +683,7 @@ def output_class(spec):
     return cls
 
 
-def make_op_function(op_name, raw=False, module=None):
+def make_op_function(op_name, raw=False, module=None, override=None):
     """A Python callable running op `op_name`: snake_case with positional
     inputs (raw=False), or named like the op with keyword-only parameters
     like tf.raw_ops (raw=True; a namespaced op "Addons>Gelu" is named
@@ -678,9 +692,15 @@ def make_op_function(op_name, raw=False, module=None):
     The callable is the op's opkit._opkit.FastOp itself, given the
     generated signature (`__signature__`, checked by inspect) and binding
     arguments to it in C: a Python wrapper function around it would cost a
-    frame per call."""
-    spec = _OpSpec(op_name)
-    fn_name = raw_function_name(spec.op_name) if raw else function_name(spec.op_name)
+    frame per call.
+
+    `override` (an entry of _opkit._op_gen_overrides) gives the function
+    the API an OpGenOverrides file defines: its `rename_to` name and its
+    renamed parameters, outputs and attr defaults (see api_names for
+    skip, hide and aliases)."""
+    spec = _OpSpec(op_name, override)
+    api_name = (override or {}).get("rename_to") or spec.op_name
+    fn_name = raw_function_name(api_name) if raw else function_name(api_name)
     output_class = spec.output_class = _output_class(spec)
     slot = {name: i for i, name in enumerate(
         spec.input_params() + spec.attr_params())}
@@ -725,15 +745,57 @@ def make_op_function(op_name, raw=False, module=None):
     return fn
 
 
+# --- API overrides (OpGenOverrides) --------------------------------------------
+
+def op_gen_overrides(filenames, op_names):
+    """{op name: override} for the ops among `op_names` that the
+    OpGenOverrides text files `filenames` (a path or a comma-separated
+    list of paths, or a list of paths) override. InvalidArgumentError for
+    text that does not parse (file, line and column) or an attr_default
+    naming an attr the op lacks; NotFoundError for a missing file."""
+    if not filenames:
+        return {}
+    if isinstance(filenames, (list, tuple)):
+        filenames = ",".join(os.fsdecode(f) for f in filenames)
+    elif isinstance(filenames, (str, bytes, os.PathLike)):
+        filenames = os.fsdecode(filenames)
+    else:
+        raise TypeError("op_gen_overrides: expected a path, a comma-separated list of "
+                        f"paths or a list of paths, got {type(filenames).__name__}")
+    return _opkit._op_gen_overrides(filenames, list(op_names))
+
+
+def api_names(op_name, override):
+    """The module attribute names under which op `op_name`'s function is
+    exported, as TensorFlow's API definitions place an op: none when the
+    override skips it; its snake_case name (of `rename_to` when given) and
+    each alias's; with `hide`, each name with a leading '_' (importable, not
+    in dir() or `from ... import *`)."""
+    if override is None:
+        return [function_name(op_name)]
+    if override["skip"]:
+        return []
+    names = [function_name(override["rename_to"] or op_name)]
+    names += [function_name(a) for a in override["aliases"]]
+    if override["hide"]:
+        names = ["_" + n for n in names]
+    return names
+
+
 # --- Libraries -----------------------------------------------------------------
 
 _LIBRARIES = {}
 
 
-def load_op_library(path):
+def load_op_library(path, op_gen_overrides=None):
     """Loads the op library at `path` and returns a module with one
     snake_case function per op it registers (tf.load_op_library's
     behaviour). Loading the same file again returns the same module.
+    `op_gen_overrides` (opkit's addition): OpGenOverrides text files (a
+    path, a comma-separated list or a list) applied to the module's
+    functions as TensorFlow applies API definitions: a skipped op has no
+    function, a hidden one only a '_'-prefixed name, a renamed one its new
+    name (and aliases), with renamed parameters and new attr defaults.
     NotFoundError for a missing file; InvalidArgumentError for a file that
     is not a loadable opkit library; AlreadyExistsError for an op name taken
     by a different OpDef."""
@@ -742,17 +804,28 @@ def load_op_library(path):
                         f"got {type(path).__name__}")
     info = _opkit.load_library(os.fsdecode(path))
     resolved = info["path"]
+    overrides = op_gen_overrides(op_gen_overrides, info["ops"]) if op_gen_overrides else {}
     cached = _LIBRARIES.get(resolved)
-    if cached is not None and cached.OP_NAMES == list(info["ops"]):
+    if (cached is not None and cached.OP_NAMES == list(info["ops"])
+            and cached._op_gen_overrides == overrides):
         return cached
     base = os.path.basename(resolved).split(".")[0]
     mod_name = f"opkit.libraries.{base}"
     module = types.ModuleType(mod_name, f"Ops of the opkit library {resolved}.")
     module.__file__ = resolved
     module.OP_NAMES = list(info["ops"])
+    module._op_gen_overrides = overrides
+    exported = []
     for op in info["ops"]:
-        fn = make_op_function(op, module=mod_name)
-        setattr(module, fn.__name__, fn)
+        names = api_names(op, overrides.get(op))
+        if not names:
+            continue
+        fn = make_op_function(op, module=mod_name, override=overrides.get(op))
+        for n in names:
+            setattr(module, n, fn)
+            if not n.startswith("_"):
+                exported.append(n)
+    module.__all__ = exported
     _LIBRARIES[resolved] = module
     return module
 

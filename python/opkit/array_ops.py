@@ -16,7 +16,7 @@ import numpy as np
 from opkit import _op_gen
 from opkit import dtypes as _dtypes
 from opkit import framework as _framework
-from opkit import ops as _ops
+from opkit.ops import _internal as _ops
 
 
 def _np_dtype(dtype):

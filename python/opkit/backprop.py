@@ -43,7 +43,7 @@ from opkit import dtypes as _dtypes
 from opkit import framework as _framework
 from opkit import gradient_registry as _registry
 from opkit import gradients_impl as _gradients_impl
-from opkit import ops as _ops
+from opkit.ops import _internal as _ops
 
 UnconnectedGradients = _gradients_impl.UnconnectedGradients
 

@@ -831,7 +831,7 @@ def _group_outputs(op, spec):
 
 def _ops():
     from opkit import ops  # noqa: PLC0415 (opkit.ops imports this module's users)
-    return ops
+    return ops._internal   # every op under its own name (OPKIT_OP_GEN_OVERRIDES aside)
 
 
 def _in_graph_of(value, fn, *args, **kwargs):

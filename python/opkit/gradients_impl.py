@@ -24,7 +24,7 @@ import numpy as np
 
 from opkit import framework as _framework
 from opkit import gradient_registry as _registry
-from opkit import ops as _ops
+from opkit.ops import _internal as _ops
 
 
 class UnconnectedGradients(enum.Enum):

@@ -6,7 +6,7 @@ opkit.array_ops explains):
 """
 
 from opkit import array_ops as _array_ops
-from opkit import ops as _ops
+from opkit.ops import _internal as _ops
 
 
 def relu(features, name=None):

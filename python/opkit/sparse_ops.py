@@ -4,7 +4,7 @@ gradient of ZeroOut uses sparse_to_dense):
     opkit.sparse_to_dense([[1], [3]], [5], 7.0)   # [0, 7, 0, 7, 0]
 """
 
-from opkit import ops as _ops
+from opkit.ops import _internal as _ops
 
 
 def sparse_to_dense(sparse_indices, output_shape, sparse_values,

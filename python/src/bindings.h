@@ -22,6 +22,7 @@ void BindKernels(pybind11::module_& m);
 void BindSession(pybind11::module_& m);
 void BindGraph(pybind11::module_& m);
 void BindGradients(pybind11::module_& m);
+void BindOpGenOverrides(pybind11::module_& m);
 
 // Raises the opkit.errors exception of a non-OK `status` as a C++
 // pybind11::error_already_set; does nothing for OK.

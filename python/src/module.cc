@@ -168,4 +168,5 @@ PYBIND11_MODULE(_opkit, m) {
   BindSession(m);
   BindGraph(m);
   BindGradients(m);
+  BindOpGenOverrides(m);
 }
