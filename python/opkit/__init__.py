@@ -86,7 +86,9 @@ from opkit.backprop import GradientTape  # noqa: E402
 from opkit import sparse_ops  # noqa: E402
 from opkit.sparse_ops import sparse_to_dense  # noqa: E402
 from opkit.array_ops import (  # noqa: E402
-    shape, size, rank, stop_gradient, square, zeros, ones, add_n)
+    shape, size, rank, stop_gradient, square, zeros, ones, add_n, sqrt, rsqrt,
+    exp, log, abs, negative, maximum, minimum, pow, equal, reduce_max, reduce_min,
+    argmax, expand_dims, squeeze, concat, stack)
 
 # TensorFlow's ops module (opkit.python.framework.ops) holds these too.
 framework.RegisterGradient = RegisterGradient
@@ -133,7 +135,9 @@ __all__ = ["ops", "raw_ops", "kernels", "errors", "dtypes", "sysconfig", "config
            "NotDifferentiable", "no_gradient", "gradients", "UnconnectedGradients",
            "GradientTape", "gradient_registry", "sparse_ops", "sparse_to_dense",
            "shape", "size", "rank", "stop_gradient", "square", "zeros", "ones",
-           "add_n",
+           "add_n", "sqrt", "rsqrt", "exp", "log", "abs", "negative", "maximum",
+           "minimum", "pow", "equal", "reduce_max", "reduce_min", "argmax",
+           "expand_dims", "squeeze", "concat", "stack",
            "framework", "Graph", "Operation", "Tensor", "TensorShape", "Variable",
            "GraphDef", "get_default_graph", "get_default_session",
            "executing_eagerly", "name_scope", "control_dependencies", "group",

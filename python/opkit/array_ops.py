@@ -190,6 +190,85 @@ def square(x, name=None):
     return _ops.square(x, name=name)
 
 
+def sqrt(x, name=None):
+    return _ops.sqrt(x, name=name)
+
+
+def rsqrt(x, name=None):
+    return _ops.rsqrt(x, name=name)
+
+
+def exp(x, name=None):
+    return _ops.exp(x, name=name)
+
+
+def log(x, name=None):
+    return _ops.log(x, name=name)
+
+
+def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
+    return _ops.abs(x, name=name)
+
+
+def negative(x, name=None):
+    return _ops.neg(x, name=name)
+
+
+def maximum(x, y, name=None):
+    return _ops.maximum(x, y, name=name)
+
+
+def minimum(x, y, name=None):
+    return _ops.minimum(x, y, name=name)
+
+
+def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
+    return _ops.pow(x, y, name=name)
+
+
+def equal(x, y, name=None):
+    return _ops.equal(x, y, name=name)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum over `axis` (an int or list; None: every dimension)."""
+    return _ops.max(input_tensor, _axes(input_tensor, axis), keep_dims=keepdims,
+                    name=name)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum over `axis` (an int or list; None: every dimension)."""
+    return _ops.min(input_tensor, _axes(input_tensor, axis), keep_dims=keepdims,
+                    name=name)
+
+
+def argmax(input, axis=None, output_type=_dtypes.int64, name=None):  # noqa: A002
+    """Index of the largest value along `axis` (TensorFlow 2: axis 0 when
+    None), as `output_type` (int64 by default)."""
+    return _ops.arg_max(input, np.int32(0 if axis is None else axis),
+                        output_type=output_type, name=name)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's name)
+    return _ops.expand_dims(input, np.int32(axis), name=name)
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's name)
+    if axis is None:
+        axis = []
+    elif isinstance(axis, int):
+        axis = [axis]
+    return _ops.squeeze(input, squeeze_dims=list(axis), name=name)
+
+
+def concat(values, axis, name="concat"):
+    return _ops.concat_v2(list(values), np.int32(axis), name=name)
+
+
+def stack(values, axis=0, name="stack"):
+    return _ops.pack(list(values), axis=axis, name=name)
+
+
 def zeros(shape, dtype=_dtypes.float32, name=None):
     """A tensor of `shape` filled with zeros."""
     value = np.zeros(tuple(int(d) for d in shape), _np_dtype(dtype))
