@@ -21,6 +21,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "opkit/kernel/op_kernel.h"
@@ -200,6 +201,22 @@ void Unstage(const std::vector<CT>& src, int64_t n, int64_t rows, int64_t cols,
   }
 }
 
+// The (filter index, output index) pairs along one dimension whose window
+// reads input index `in`: filter index f reads in = out * stride - pad + f *
+// dilation. Ascending in f.
+void ReadingPairs(int64_t in, int64_t pad, int64_t filter, int64_t dilation,
+                  int64_t stride, int64_t out_size,
+                  std::vector<std::pair<int64_t, int64_t>>* pairs) {
+  pairs->clear();
+  for (int64_t f = 0; f < filter; ++f) {
+    const int64_t t = in + pad - f * dilation;
+    if (t < 0) break;
+    if (t % stride != 0) continue;
+    const int64_t out = t / stride;
+    if (out < out_size) pairs->emplace_back(f, out);
+  }
+}
+
 // dx (NHWC, d's input shape) from dy (NHWC, d's output shape) and the HWIO
 // filter w.
 template <typename CT>
@@ -223,24 +240,12 @@ void BackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
     std::vector<std::pair<int64_t, int64_t>> rows, cols;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t n = r / d.in_rows, ih = r % d.in_rows;
-      rows.clear();
-      for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
-        const int64_t t = ih + d.pad_top - fh * d.dilation_rows;
-        if (t < 0) break;
-        if (t % d.stride_rows != 0) continue;
-        const int64_t oh = t / d.stride_rows;
-        if (oh < d.out_rows) rows.emplace_back(fh, oh);
-      }
+      ReadingPairs(ih, d.pad_top, d.filter_rows, d.dilation_rows, d.stride_rows,
+                   d.out_rows, &rows);
       for (int64_t iw = 0; iw < d.in_cols; ++iw) {
         CT* acc = dx + (r * d.in_cols + iw) * C;
-        cols.clear();
-        for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
-          const int64_t t = iw + d.pad_left - fw * d.dilation_cols;
-          if (t < 0) break;
-          if (t % d.stride_cols != 0) continue;
-          const int64_t ow = t / d.stride_cols;
-          if (ow < d.out_cols) cols.emplace_back(fw, ow);
-        }
+        ReadingPairs(iw, d.pad_left, d.filter_cols, d.dilation_cols, d.stride_cols,
+                     d.out_cols, &cols);
         // kChunk channels at a time, their sums held in registers over all
         // (tap, output position) pairs.
         for (int64_t c0 = 0; c0 < C; c0 += kChunk) {
@@ -349,23 +354,11 @@ void DepthwiseBackpropInputNhwc(OpKernelContext* ctx, const ConvGradDims& d,
     std::vector<CT> sum(static_cast<size_t>(O));
     for (int64_t r = begin; r < end; ++r) {
       const int64_t n = r / d.in_rows, ih = r % d.in_rows;
-      rows.clear();
-      for (int64_t fh = 0; fh < d.filter_rows; ++fh) {
-        const int64_t t = ih + d.pad_top - fh * d.dilation_rows;
-        if (t < 0) break;
-        if (t % d.stride_rows != 0) continue;
-        const int64_t oh = t / d.stride_rows;
-        if (oh < d.out_rows) rows.emplace_back(fh, oh);
-      }
+      ReadingPairs(ih, d.pad_top, d.filter_rows, d.dilation_rows, d.stride_rows,
+                   d.out_rows, &rows);
       for (int64_t iw = 0; iw < d.in_cols; ++iw) {
-        cols.clear();
-        for (int64_t fw = 0; fw < d.filter_cols; ++fw) {
-          const int64_t t = iw + d.pad_left - fw * d.dilation_cols;
-          if (t < 0) break;
-          if (t % d.stride_cols != 0) continue;
-          const int64_t ow = t / d.stride_cols;
-          if (ow < d.out_cols) cols.emplace_back(fw, ow);
-        }
+        ReadingPairs(iw, d.pad_left, d.filter_cols, d.dilation_cols, d.stride_cols,
+                     d.out_cols, &cols);
         std::fill(sum.begin(), sum.end(), CT(0));
         for (const auto& [fh, oh] : rows) {
           for (const auto& [fw, ow] : cols) {

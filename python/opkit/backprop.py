@@ -225,14 +225,7 @@ def _complete_attrs(op):
     return node["attrs"]
 
 
-def _flatten(values):
-    flat = []
-    for v in values:
-        if isinstance(v, list):
-            flat.extend(v)
-        else:
-            flat.append(v)
-    return flat
+_flatten = _registry.flatten
 
 
 def _list_inputs(spec):

@@ -206,16 +206,22 @@ class _PreparedNode:
         return _flatten_outputs(self.fn(*args, name=self.name, **self.kwargs))
 
 
+def flatten(values):
+    """`values` with each list in it replaced by its elements (an op's
+    inputs or outputs, where a list input or output is a list)."""
+    flat = []
+    for v in values:
+        if isinstance(v, list):
+            flat.extend(v)
+        else:
+            flat.append(v)
+    return flat
+
+
 def _flatten_outputs(out):
     if out is None or not isinstance(out, (tuple, list)):
         return [] if out is None or _is_operation(out) else [out]
-    flat = []
-    for o in out:
-        if isinstance(o, list):
-            flat.extend(o)
-        else:
-            flat.append(o)
-    return flat
+    return flatten(out)
 
 
 def _is_operation(out):
