@@ -524,18 +524,29 @@ struct BundleReader::TableState {
 
 namespace {
 
-// Checks the footer's block handles against the file size before LevelDB
-// allocates a buffer for the block they describe (Note [Reading untrusted
-// bundles]): the footer is the one part of a table without a CRC.
-Status CheckFooter(int fd, uint64_t file_size, const std::string& path) {
+// Whether [offset, offset + size + trailer) lies in the first `limit`
+// bytes, computed without overflow.
+bool BlockFits(uint64_t offset, uint64_t size, uint64_t limit) {
+  return offset <= limit && size <= limit &&
+         size + kBlockTrailerSize <= limit - offset;
+}
+
+// Checks the footer's block handles, then every data block handle of the
+// index block, against the file size before LevelDB allocates a buffer for
+// a block they describe (Note [Reading untrusted bundles]). The footer has
+// no CRC, and LevelDB's ReadBlock adds the trailer size to a handle's size
+// unchecked: a size near 2^64 wraps to a tiny buffer read past its end
+// (TensorFlow's advisory TFSA-2018-004 against its copy of that code).
+Status CheckTableLayout(int fd, uint64_t file_size, const std::string& path) {
   if (file_size < kFooterSize) {
     return errors::DataLoss("Checkpoint index ", path, " is ", file_size,
                             " bytes, shorter than a table footer (", kFooterSize,
                             "); the file is truncated");
   }
+  const uint64_t blocks_end = file_size - kFooterSize;
   char footer[kFooterSize];
   int err = 0;
-  if (!PreadFully(fd, file_size - kFooterSize, kFooterSize, footer, &err)) {
+  if (!PreadFully(fd, blocks_end, kFooterSize, footer, &err)) {
     return errors::DataLoss("Cannot read the footer of checkpoint index ", path,
                             ": ", err ? ErrnoText(err) : "short read");
   }
@@ -548,13 +559,60 @@ Status CheckFooter(int fd, uint64_t file_size, const std::string& path) {
   }
   const char* p = footer;
   const char* limit = footer + kFooterSize - 8;
+  uint64_t index_offset = 0, index_size = 0;
   for (const char* what : {"metaindex", "index"}) {
     uint64_t offset = 0, size = 0;
     if (!GetVarint64(&p, limit, &offset) || !GetVarint64(&p, limit, &size) ||
-        offset > file_size || size > file_size ||
-        offset + size + kBlockTrailerSize > file_size - kFooterSize) {
+        !BlockFits(offset, size, blocks_end)) {
       return errors::DataLoss("Checkpoint index ", path, " has a bad footer: its ",
                               what, " block lies outside the file's ", file_size,
+                              " bytes; the file is corrupted");
+    }
+    index_offset = offset;
+    index_size = size;
+  }
+
+  // The index block: entries of (last key of a data block, its handle),
+  // then the restart array and its length.
+  const auto bad_index = [&](const char* what) {
+    return errors::DataLoss("Checkpoint index ", path, " has a corrupted index "
+                            "block (", what, ")");
+  };
+  std::string block(index_size + kBlockTrailerSize, '\0');
+  if (!PreadFully(fd, index_offset, block.size(), block.data(), &err)) {
+    return errors::DataLoss("Cannot read the index block of ", path, ": ",
+                            err ? ErrnoText(err) : "short read");
+  }
+  const uint32_t stored_crc = DecodeFixed32(block.data() + index_size + 1);
+  if (crc32c::Unmask(stored_crc) != crc32c::Value(block.data(), index_size + 1)) {
+    return bad_index("block checksum mismatch");
+  }
+  if (index_size < 4) return bad_index("too short");
+  const uint64_t num_restarts = DecodeFixed32(block.data() + index_size - 4);
+  if (num_restarts > (index_size - 4) / 4) return bad_index("bad restart count");
+  p = block.data();
+  limit = block.data() + (index_size - 4 - 4 * num_restarts);
+  while (p < limit) {
+    uint64_t shared = 0, unshared = 0, value_size = 0;
+    if (!GetVarint64(&p, limit, &shared) || !GetVarint64(&p, limit, &unshared) ||
+        !GetVarint64(&p, limit, &value_size) ||
+        unshared > static_cast<uint64_t>(limit - p) ||
+        value_size > static_cast<uint64_t>(limit - p) - unshared) {
+      return bad_index("an entry runs past the block");
+    }
+    p += unshared;
+    const char* value = p;
+    const char* value_end = p + value_size;
+    p = value_end;
+    uint64_t offset = 0, size = 0;
+    if (!GetVarint64(&value, value_end, &offset) ||
+        !GetVarint64(&value, value_end, &size)) {
+      return bad_index("an unreadable block handle");
+    }
+    if (!BlockFits(offset, size, blocks_end)) {
+      return errors::DataLoss("Checkpoint index ", path, " refers to a block of ",
+                              size, " bytes at offset ", offset,
+                              ", outside the file's ", file_size,
                               " bytes; the file is corrupted");
     }
   }
@@ -585,7 +643,7 @@ BundleReader::BundleReader(Env* env, std::string_view prefix)
     return;
   }
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
-  status_ = CheckFooter(fd, file_size, index_path_);
+  status_ = CheckTableLayout(fd, file_size, index_path_);
   if (!status_.ok()) return;
 
   try {
@@ -711,6 +769,11 @@ Status BundleReader::LookupDtypeAndShape(std::string_view key, DataType* dtype,
   if (!s.ok()) {
     return errors::DataLoss("Tensor '", key, "' in checkpoint ", prefix_,
                             " has an invalid shape: ", s.message());
+  }
+  if (!DataType_IsValid(entry.dtype())) {
+    return errors::DataLoss("Tensor '", key, "' in checkpoint ", prefix_,
+                            " has an unknown dtype number ",
+                            static_cast<int>(entry.dtype()));
   }
   *dtype = entry.dtype();
   return OkStatus();
