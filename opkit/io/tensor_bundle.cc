@@ -908,7 +908,7 @@ Status BundleReader::ReadTensor(std::string_view key, const BundleEntryProto& en
       }
       crc = crc32c::Value(dst, size);
     }
-  } else if (num_elements > 0) {
+  } else if (size > 0) {  // even 0 strings have their length checksum
     OPKIT_RETURN_IF_ERROR(CheckAllocationLimit(
         static_cast<int64_t>(size), StrCat("the bytes of string tensor '", key, "'")));
     std::string buf(size, '\0');

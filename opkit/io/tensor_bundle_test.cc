@@ -407,9 +407,9 @@ class DamagedBundleTest : public TensorBundleTest {
   Status LookupAll() {
     BundleReader reader(Env::Default(), prefix_);
     OPKIT_RETURN_IF_ERROR(reader.status());
-    Tensor t;
-    OPKIT_RETURN_IF_ERROR(reader.Lookup("weights", &t));
-    return reader.Lookup("names", &t);
+    Tensor weights, names;
+    OPKIT_RETURN_IF_ERROR(reader.Lookup("weights", &weights));
+    return reader.Lookup("names", &names);
   }
   std::string index_, data_;
 };
