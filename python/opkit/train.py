@@ -11,8 +11,9 @@ Keys are the ones TensorFlow 2 writes: an object path joined by "/", then
 "/.ATTRIBUTES/VARIABLE_VALUE" ("model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE",
 "save_counter/.ATTRIBUTES/VARIABLE_VALUE"), so tf.train.load_checkpoint and
 tf.train.list_variables read opkit's checkpoints by name and the other way
-round. The object graph TensorFlow also stores (_CHECKPOINTABLE_OBJECT_GRAPH)
-is not written; restoring in TensorFlow by name works, by object graph not.
+round. The object graph TensorFlow 2 restores by is stored too, under
+"_CHECKPOINTABLE_OBJECT_GRAPH" (a TrackableObjectGraph message); opkit
+itself restores by key.
 
 A save writes temporary files and renames them into place, data before
 index, and the "checkpoint" state file is replaced atomically after that: a
@@ -77,29 +78,75 @@ def _trackable(obj):
     return hasattr(obj, "__dict__") and not callable(obj)
 
 
-def _variables_by_key(root):
-    """{checkpoint key: Variable}, breadth first from `root` so that a
-    variable reachable two ways is saved once, under its shortest path."""
-    found = {}
-    seen = {id(root)}
-    queue = [("", root)]
+def _object_graph(root):
+    """The variables under `root` by checkpoint key, and the object graph
+    TensorFlow stores beside them: nodes numbered breadth first from the
+    root (node 0), each with its children by local name and, for a
+    variable, the key of its value. A variable reachable two ways is one
+    node, saved once under its shortest path."""
+    node_ids = {id(root): 0}
+    nodes = [[root, [], None]]  # object, [(child node id, local name)], key
+    variables = {}
+    queue = [(0, "")]
     while queue:
-        path, obj = queue.pop(0)
-        for name, child in _children(obj):
-            if not _trackable(child) or id(child) in seen:
+        node_id, path = queue.pop(0)
+        for name, child in _children(nodes[node_id][0]):
+            if not _trackable(child):
                 continue
-            seen.add(id(child))
-            child_path = f"{path}/{name}" if path else name
-            if isinstance(child, _Variable):
-                if child.graph is not None:
-                    raise NotImplementedError(
-                        f"Checkpoint: variable {child.name!r} ({child_path}) belongs "
-                        "to a graph; checkpoints save eager variables (create them "
-                        "outside `with graph.as_default():`)")
-                found[child_path + _VALUE_SUFFIX] = child
-            else:
-                queue.append((child_path, child))
-    return found
+            child_id = node_ids.get(id(child))
+            if child_id is None:
+                child_id = node_ids[id(child)] = len(nodes)
+                child_path = f"{path}/{name}" if path else name
+                key = None
+                if isinstance(child, _Variable):
+                    if child.graph is not None:
+                        raise NotImplementedError(
+                            f"Checkpoint: variable {child.name!r} ({child_path}) "
+                            "belongs to a graph; checkpoints save eager variables "
+                            "(create them outside `with graph.as_default():`)")
+                    key = child_path + _VALUE_SUFFIX
+                    variables[key] = child
+                nodes.append([child, [], key])
+                if key is None:
+                    queue.append((child_id, child_path))
+            nodes[node_id][1].append((child_id, name))
+    return variables, nodes
+
+
+def _variables_by_key(root):
+    return _object_graph(root)[0]
+
+
+def _pb_len(field, payload):
+    return _pb_varint(field << 3 | 2) + _pb_varint(len(payload)) + payload
+
+
+def _pb_varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _serialize_object_graph(nodes):
+    """A TrackableObjectGraph message (TensorFlow's
+    trackable_object_graph.proto): nodes = 1; in each, children = 1
+    (node_id = 1, local_name = 2) and attributes = 2 (name = 1,
+    full_name = 2, checkpoint_key = 3)."""
+    out = bytearray()
+    for obj, children, key in nodes:
+        node = bytearray()
+        for child_id, name in children:
+            ref = (_pb_varint(1 << 3) + _pb_varint(child_id) if child_id else b"")
+            node += _pb_len(1, ref + _pb_len(2, name.encode()))
+        if key is not None:
+            full_name = obj.name[:-2] if obj.name.endswith(":0") else obj.name
+            node += _pb_len(2, _pb_len(1, b"VARIABLE_VALUE") +
+                            _pb_len(2, full_name.encode()) + _pb_len(3, key.encode()))
+        out += _pb_len(1, bytes(node))
+    return bytes(out)
 
 
 # --- Reading a bundle's index (to list what a checkpoint holds) ----------
@@ -477,18 +524,25 @@ class Checkpoint:
                                            name="save_counter")
         return self._save_counter
 
-    def _tensors(self):
+    def _root(self):
         items = list(self._objects.items())
         if self._save_counter is not None:
             items.append(("save_counter", self._save_counter))
-        return _variables_by_key(_Root(items))
+        return _Root(items)
+
+    def _tensors(self):
+        return _variables_by_key(self._root())
 
     def write(self, file_prefix):
         """Saves every variable under `file_prefix` (no numbering, no state
         file) and returns the prefix."""
         file_prefix = os.fspath(file_prefix)
-        variables = self._tensors()
-        _save(file_prefix, {k: v.numpy() for k, v in variables.items()})
+        variables, nodes = _object_graph(self._root())
+        tensors = {k: v.numpy() for k, v in variables.items()}
+        graph = np.empty((), dtype=object)
+        graph[()] = _serialize_object_graph(nodes)
+        tensors[_OBJECT_GRAPH_KEY] = graph
+        _save(file_prefix, tensors)
         return file_prefix
 
     def save(self, file_prefix):

@@ -56,6 +56,7 @@ def test_keys_are_tensorflow_2s(tmp_path):
     path = ckpt.save(str(tmp_path / "ckpt"))
     names = dict(opkit.train.list_variables(path))
     assert names == {
+        "_CHECKPOINTABLE_OBJECT_GRAPH": [],
         "model/layers/0/bias/.ATTRIBUTES/VARIABLE_VALUE": [3],
         "model/layers/0/kernel/.ATTRIBUTES/VARIABLE_VALUE": [3],
         "model/layers/1/bias/.ATTRIBUTES/VARIABLE_VALUE": [1],
@@ -66,6 +67,42 @@ def test_keys_are_tensorflow_2s(tmp_path):
     }
     assert opkit.train.load_variable(path, "save_counter") == 1
     np.testing.assert_array_equal(opkit.train.load_variable(str(tmp_path), "v"), [1, 2])
+
+
+def _decode_object_graph(blob):
+    """[(children [(local name, node id)], attributes [(name, full name,
+    key)])] per node of a TrackableObjectGraph."""
+    fields = opkit.train._proto_fields
+    nodes = []
+    for _, node in fields(blob, "graph"):
+        children, attributes = [], []
+        for number, value in fields(node, "node"):
+            sub = dict(fields(value, "field"))
+            if number == 1:
+                children.append((sub[2].decode(), sub.get(1, 0)))
+            elif number == 2:
+                attributes.append((sub[1].decode(), sub[2].decode(), sub[3].decode()))
+        nodes.append((children, attributes))
+    return nodes
+
+
+def test_the_object_graph_tensorflow_restores_by(tmp_path):
+    layer = Dense(2)
+    ckpt = opkit.train.Checkpoint(layer=layer, also=[layer.kernel])
+    path = ckpt.save(str(tmp_path / "ckpt"))
+    blob = opkit.train.load_variable(path, "_CHECKPOINTABLE_OBJECT_GRAPH")
+    nodes = _decode_object_graph(blob.item() if hasattr(blob, "item") else blob)
+    kernel_key = "layer/kernel/.ATTRIBUTES/VARIABLE_VALUE"
+    assert nodes == [
+        ([("layer", 1), ("also", 2), ("save_counter", 3)], []),
+        ([("kernel", 4), ("bias", 5)], []),
+        ([("0", 4)], []),  # the list refers to the same kernel node
+        ([], [("VARIABLE_VALUE", "save_counter",
+               "save_counter/.ATTRIBUTES/VARIABLE_VALUE")]),
+        ([], [("VARIABLE_VALUE", layer.kernel.name.split(":")[0], kernel_key)]),
+        ([], [("VARIABLE_VALUE", layer.bias.name.split(":")[0],
+               "layer/bias/.ATTRIBUTES/VARIABLE_VALUE")]),
+    ]
 
 
 def test_a_variable_reachable_twice_is_saved_once():
