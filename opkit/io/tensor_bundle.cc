@@ -667,7 +667,7 @@ BundleReader::BundleReader(Env* env, std::string_view prefix)
     return;
   }
 
-  table_->iter->Seek(leveldb::Slice());
+  Seek(kHeaderEntryKey);  // catches a bad_alloc from a corrupted block
   if (!table_->iter->Valid() || !table_->iter->key().empty()) {
     status_ = IterationStatus();
     status_ = errors::DataLoss("Checkpoint index ", index_path_,

@@ -521,8 +521,12 @@ TEST_F(DamagedBundleTest, EveryByteFlipIsCaught) {
     Tensor w, n;
     const Status sw = reader.Lookup("weights", &w);
     const Status sn = reader.Lookup("names", &n);
-    if (sw.ok()) EXPECT_EQ(w.flat<float>()(3), 4.f) << "index byte " << i;
-    if (sn.ok()) EXPECT_EQ(n.flat<tstring>()(1), "beta") << "index byte " << i;
+    if (sw.ok()) {
+      EXPECT_EQ(w.flat<float>()(3), 4.f) << "index byte " << i;
+    }
+    if (sn.ok()) {
+      EXPECT_EQ(n.flat<tstring>()(1), "beta") << "index byte " << i;
+    }
   }
   for (size_t n = 0; n < index_.size(); ++n) {
     WriteAll(prefix_ + ".index", index_.substr(0, n));

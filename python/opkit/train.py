@@ -26,6 +26,7 @@ import os
 import re
 import struct
 import tempfile
+import types
 
 import numpy as np
 
@@ -70,12 +71,17 @@ def _children(obj):
 
 
 def _trackable(obj):
+    """Whether the walk looks into `obj`: variables, containers, and
+    instances of the user's own classes (not modules, functions, classes,
+    or opkit's and numpy's objects such as graphs and tensors)."""
     if isinstance(obj, (_Variable, list, tuple, dict, Checkpoint)):
         return True
-    if isinstance(obj, (str, bytes, int, float, complex, bool, np.ndarray,
-                        np.generic, type(None))):
+    if isinstance(obj, types.ModuleType) or callable(obj):
         return False
-    return hasattr(obj, "__dict__") and not callable(obj)
+    module = type(obj).__module__ or ""
+    if module.split(".")[0] in ("opkit", "numpy", "builtins"):
+        return False
+    return hasattr(obj, "__dict__")
 
 
 def _object_graph(root):
