@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opkit/core/env.h"
@@ -111,9 +112,11 @@ class RestoreV2 : public OpKernel {
                       "tensor_name = ", name, "; expected dtype ",
                       DataTypeString(dtypes_[i]), " does not equal restored dtype ",
                       DataTypeString(dtype)));
-      Tensor* out = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(static_cast<int>(i), shape, &out));
-      OP_REQUIRES_OK(ctx, reader.Lookup(name, out));
+      // The reader checks the entry against its data file before it
+      // allocates, so a damaged entry is DataLoss, not a huge allocation.
+      Tensor value;
+      OP_REQUIRES_OK(ctx, reader.Lookup(name, &value));
+      ctx->set_output(static_cast<int>(i), std::move(value));
     }
   }
 

@@ -294,6 +294,27 @@ def test_damaged_entries_are_data_loss_naming_the_tensor(tmp_path, override, mes
         _restore(prefix, "w", opkit.float32)
 
 
+@pytest.mark.parametrize("header, error, message", [
+    (fmt.header_proto(min_consumer=2), errors.InvalidArgumentError,
+     "reader of format version 2 or newer"),
+    (fmt.header_proto(endianness=1), errors.UnimplementedError, "big-endian"),
+    (fmt.header_proto(num_shards=0), errors.DataLossError, "0 data files"),
+])
+def test_bundle_headers_are_checked(tmp_path, header, error, message):
+    prefix = str(tmp_path / "h")
+    fmt.write_bundle(prefix, {"w": np.float32([1])}, header=header)
+    with pytest.raises(error, match=message):
+        _restore(prefix, "w", opkit.float32)
+
+
+def test_a_string_count_beyond_the_bytes_is_refused_before_allocating(tmp_path):
+    prefix = str(tmp_path / "s")
+    fmt.write_bundle(prefix, {"s": np.array([b"ab"], dtype=object)},
+                     entry_overrides={"s": {"shape": [1 << 40]}})
+    with pytest.raises(errors.DataLossError, match="'s'.*strings"):
+        _restore(prefix, "s", opkit.string)
+
+
 def test_damaged_data_files_are_data_loss(tmp_path):
     prefix = str(tmp_path / "ckpt")
     opkit.train.Checkpoint(w=opkit.Variable(np.float32([1, 2, 3]))).write(prefix)
