@@ -499,7 +499,7 @@ class Checkpoint:
         objects = {}
         if root is not None:
             objects.update(_children(root))
-        for name, obj in kwargs.items():
+        for name, obj in sorted(kwargs.items()):  # TensorFlow's order
             if not _trackable(obj):
                 raise ValueError(
                     f"Checkpoint: `Checkpoint({name}=...)` was given a "
