@@ -225,7 +225,17 @@ def _proto_fields(buf, what):
 
 
 def _entries(prefix):
-    """{key: (DataType number, shape)} of the bundle `prefix`, header left out."""
+    """{key: (DataType number, shape)} of the bundle `prefix`, header left
+    out. Damage that stops the walk is DataLossError; block checksums are
+    left to RestoreV2, which checks them before it reads anything."""
+    try:
+        return _parse_entries(prefix)
+    except (struct.error, IndexError, ValueError) as e:
+        raise _errors.DataLossError(
+            f"Checkpoint index {prefix}.index is corrupted: {e}") from None
+
+
+def _parse_entries(prefix):
     path = prefix + ".index"
     try:
         with open(path, "rb") as f:

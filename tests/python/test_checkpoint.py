@@ -347,6 +347,21 @@ def test_damaged_indexes_are_data_loss(tmp_path):
             _restore(prefix, "w/.ATTRIBUTES/VARIABLE_VALUE", opkit.float32)
 
 
+def test_listing_a_damaged_index_raises_only_data_loss(tmp_path):
+    prefix = str(tmp_path / "ckpt")
+    opkit.train.Checkpoint(w=opkit.Variable(np.float32([1, 2])),
+                           s=opkit.Variable(np.int64(3))).write(prefix)
+    index = tmp_path / "ckpt.index"
+    good = index.read_bytes()
+    for i in range(len(good)):
+        for bad in (good[:i] + bytes([good[i] ^ 0xA5]) + good[i + 1:], good[:i]):
+            index.write_bytes(bad)
+            try:
+                opkit.train.list_variables(prefix)
+            except errors.DataLossError:
+                pass
+
+
 def test_missing_checkpoint_is_not_found(tmp_path):
     with pytest.raises(errors.NotFoundError, match="nothing.index"):
         _restore(str(tmp_path / "nothing"), "w", opkit.float32)
