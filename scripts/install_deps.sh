@@ -9,7 +9,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libabsl-dev nlohmann-json3-dev libcli11-dev
+  libabsl-dev nlohmann-json3-dev libcli11-dev libleveldb-dev
   libopenblas-dev libdnnl-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-sklearn
 )
