@@ -63,8 +63,8 @@ Cond MakeCond() {
   return c;
 }
 
-std::vector<Tensor> Run(const GraphDef& g, const Cond& c, bool pred,
-                        const std::vector<std::string>& fetches) {
+std::vector<Tensor> RunCond(const GraphDef& g, const Cond& c, bool pred,
+                            const std::vector<std::string>& fetches) {
   auto session = Session::New();
   EXPECT_THAT(session.status(), IsOk());
   EXPECT_THAT((*session)->Create(g), IsOk());
@@ -82,11 +82,11 @@ TEST(ControlFlowGradTest, CondGradientFollowsTheBranchTaken) {
   ASSERT_THAT(AddSymbolicGradients(&c.graph, {c.y}, {c.x, c.w}, {}, &grads), IsOk());
   ASSERT_EQ(grads.size(), 2u);
   // true: y = x^3 w -> dy/dx = 3 x^2 w, dy/dw = x^3.
-  auto out = Run(c.graph, c, true, grads);
+  auto out = RunCond(c.graph, c, true, grads);
   EXPECT_THAT(Values(out[0]), ElementsAre(15, 84, 297));
   EXPECT_THAT(Values(out[1]), ElementsAre(1, 8, -27));
   // false: y = (3x + w) x -> dy/dx = 6x + w, dy/dw = x.
-  out = Run(c.graph, c, false, grads);
+  out = RunCond(c.graph, c, false, grads);
   EXPECT_THAT(Values(out[0]), ElementsAre(11, 19, -7));
   EXPECT_THAT(Values(out[1]), ElementsAre(1, 2, -3));
 }
@@ -106,8 +106,8 @@ TEST(ControlFlowGradTest, BranchOutputUsedOnlyOnOneSide) {
   std::vector<std::string> grads;
   ASSERT_THAT(AddSymbolicGradients(&g, {y.name()}, {x.name()}, {}, &grads), IsOk());
   Cond c{g, x.name(), w.name(), pred.name(), y.name()};
-  EXPECT_THAT(Values(Run(g, c, true, grads)[0]), ElementsAre(2, 4, -6));
-  EXPECT_THAT(Values(Run(g, c, false, grads)[0]), ElementsAre(0, 0, 0));
+  EXPECT_THAT(Values(RunCond(g, c, true, grads)[0]), ElementsAre(2, 4, -6));
+  EXPECT_THAT(Values(RunCond(g, c, false, grads)[0]), ElementsAre(0, 0, 0));
 }
 
 }  // namespace

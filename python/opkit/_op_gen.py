@@ -747,7 +747,7 @@ def make_op_function(op_name, raw=False, module=None, override=None):
 
 # --- API overrides (OpGenOverrides) --------------------------------------------
 
-def op_gen_overrides(filenames, op_names):
+def read_op_gen_overrides(filenames, op_names):
     """{op name: override} for the ops among `op_names` that the
     OpGenOverrides text files `filenames` (a path or a comma-separated
     list of paths, or a list of paths) override. InvalidArgumentError for
@@ -804,17 +804,20 @@ def load_op_library(path, op_gen_overrides=None):
                         f"got {type(path).__name__}")
     info = _opkit.load_library(os.fsdecode(path))
     resolved = info["path"]
-    overrides = op_gen_overrides(op_gen_overrides, info["ops"]) if op_gen_overrides else {}
-    cached = _LIBRARIES.get(resolved)
-    if (cached is not None and cached.OP_NAMES == list(info["ops"])
-            and cached._op_gen_overrides == overrides):
+    overrides = (read_op_gen_overrides(op_gen_overrides, info["ops"])
+                 if op_gen_overrides else {})
+    # One module per library and set of overrides (the plain one under the
+    # path alone).
+    key = resolved if not overrides else (resolved, repr(sorted(
+        (op, sorted(o.items(), key=repr)) for op, o in overrides.items())))
+    cached = _LIBRARIES.get(key)
+    if cached is not None and cached.OP_NAMES == list(info["ops"]):
         return cached
     base = os.path.basename(resolved).split(".")[0]
     mod_name = f"opkit.libraries.{base}"
     module = types.ModuleType(mod_name, f"Ops of the opkit library {resolved}.")
     module.__file__ = resolved
     module.OP_NAMES = list(info["ops"])
-    module._op_gen_overrides = overrides
     exported = []
     for op in info["ops"]:
         names = api_names(op, overrides.get(op))
@@ -826,7 +829,7 @@ def load_op_library(path, op_gen_overrides=None):
             if not n.startswith("_"):
                 exported.append(n)
     module.__all__ = exported
-    _LIBRARIES[resolved] = module
+    _LIBRARIES[key] = module
     return module
 
 

@@ -19,7 +19,7 @@ from opkit import _op_gen
 # OPKIT_OP_GEN_OVERRIDES names OpGenOverrides text files (comma-separated),
 # read once at import (opkit._op_gen.api_names says what skip, hide,
 # rename_to and alias do).
-_OVERRIDES = _op_gen.op_gen_overrides(
+_OVERRIDES = _op_gen.read_op_gen_overrides(
     _os.environ.get("OPKIT_OP_GEN_OVERRIDES", ""),
     [n for n in _opkit.op_names() if not n.startswith("_")])
 
