@@ -469,7 +469,9 @@ class GradientTape:
                 out_grads.append(g)
             if all(g is None for g in out_grads):
                 continue
-            in_grads = _registry.apply_gradient(op, out_grads, _zeros_like, eager=True)
+            needed = [id(x) in reach for x in op.inputs]
+            in_grads = _registry.apply_gradient(op, out_grads, _zeros_like,
+                                                eager=True, needed=needed)
             for x, g in zip(op.inputs, in_grads):
                 if g is not None and id(x) in reach:
                     grads.setdefault(id(x), []).append(g)

@@ -259,14 +259,41 @@ def is_small_int(value):
             and value.size <= _MAX_CONST_ELEMENTS)
 
 
-def apply_gradient(op, out_grads, zeros_like, eager):
+def _needed_nodes(graph, needed):
+    """Which nodes of a cached gradient graph the gradients of the inputs
+    flagged in `needed` (a tuple of bools, one per flat input) read,
+    directly or through other nodes: a list of bools, cached per `needed`."""
+    plans = graph.setdefault("plans", {})
+    plan = plans.get(needed)
+    if plan is None:
+        nodes = graph["prepared"]
+        plan = [False] * len(nodes)
+        stack = [r for r, want in zip(graph["grads"], needed)
+                 if want and r is not None]
+        while stack:
+            ref = stack.pop()
+            if ref[0] != "node" or plan[ref[1]]:
+                continue
+            plan[ref[1]] = True
+            stack.extend(nodes[ref[1]].inputs)
+        plans[needed] = plan
+    return plan
+
+
+def apply_gradient(op, out_grads, zeros_like, eager, needed=None):
     """The gradients of `op`'s flat inputs (None where there is none) given
     `out_grads` (one per output, None where nothing flows back).
 
     `op` is an Operation (graph) or an eager stand-in with the same
     `type`, `name`, `inputs`, `outputs`, `get_attr`, plus the methods
     `_grad_attrs()` (its attrs, for the C++ function), `_grouped_dtypes()`
-    and `_const_inputs()`. `zeros_like(t)` makes a zero gradient."""
+    and `_const_inputs()`. `zeros_like(t)` makes a zero gradient.
+
+    `needed`: one bool per flat input, or None for all. A gradient built
+    from the C++ registry computes only the nodes the needed inputs'
+    gradients read and gives None for the others (as TensorFlow's eager
+    gradient functions skip the inputs in op.skip_input_indices: a MatMul
+    whose first input is data computes no gradient for it)."""
     kind, fn = _kind(op)
     if kind == _NONE:
         return [None] * len(op.inputs)
@@ -302,9 +329,18 @@ def apply_gradient(op, out_grads, zeros_like, eager):
             return grads[ref[1]]
         return values[ref[1]][ref[2]]
 
-    for node in graph["prepared"]:
-        values.append(node.run([resolve(r) for r in node.inputs], eager))
-    return [None if r is None else resolve(r) for r in graph["grads"]]
+    refs = graph["grads"]
+    if needed is None or all(needed):
+        for node in graph["prepared"]:
+            values.append(node.run([resolve(r) for r in node.inputs], eager))
+    else:
+        needed = tuple(bool(n) for n in needed)
+        plan = _needed_nodes(graph, needed)
+        for node, run in zip(graph["prepared"], plan):
+            values.append(node.run([resolve(r) for r in node.inputs], eager)
+                          if run else None)
+        refs = [r if want else None for r, want in zip(refs, needed)]
+    return [None if r is None else resolve(r) for r in refs]
 
 
 def _dtype_of(t):

@@ -116,6 +116,50 @@ def test_unwatched_values_are_not_differentiated():
     assert tape.gradient(y, x) is None
 
 
+def _count_gradient_ops(monkeypatch):
+    """Counts, per op type, the gradient-graph nodes the tape runs."""
+    from opkit import gradient_registry
+    counts = {}
+    run = gradient_registry._PreparedNode.run
+
+    def counting_run(node, inputs, eager):
+        name = node.fn._opkit_spec.op_name
+        counts[name] = counts.get(name, 0) + 1
+        return run(node, inputs, eager)
+
+    monkeypatch.setattr(gradient_registry._PreparedNode, "run", counting_run)
+    return counts
+
+
+@pytest.mark.parametrize("ta", [False, True])
+@pytest.mark.parametrize("tb", [False, True])
+def test_gradient_of_an_unwatched_input_is_not_computed(monkeypatch, ta, tb):
+    # As TensorFlow's eager MatMul gradient skips op.skip_input_indices: the
+    # data operand of matmul(x, w) gets no gradient MatMul of its own.
+    x = randf(3, 5) if ta else randf(5, 3)
+    w_value = randf(4, 3) if tb else randf(3, 4)
+    w = opkit.Variable(w_value)
+    counts = _count_gradient_ops(monkeypatch)
+    with opkit.GradientTape() as tape:
+        y = opkit.reduce_sum(opkit.matmul(x, w, transpose_a=ta, transpose_b=tb))
+    dw = tape.gradient(y, w)
+    assert counts.get("MatMul") == 1
+    op_x = x.T if ta else x
+    want = op_x.T @ np.ones((5, 4), np.float32)
+    np.testing.assert_allclose(dw, want.T if tb else want, rtol=1e-5)
+
+    counts.clear()
+    xc = opkit.constant(x)
+    with opkit.GradientTape() as tape:
+        tape.watch(xc)
+        y = opkit.reduce_sum(opkit.matmul(xc, w, transpose_a=ta, transpose_b=tb))
+    dx, dw2 = tape.gradient(y, [xc, w])
+    assert counts.get("MatMul") == 2
+    np.testing.assert_allclose(dw2, dw, rtol=1e-6)
+    want_x = np.ones((5, 4), np.float32) @ (w_value.T if tb else w_value).T
+    np.testing.assert_allclose(dx, want_x.T if ta else want_x, rtol=1e-5)
+
+
 def test_non_persistent_tape_computes_once():
     x = opkit.constant(2.0)
     with opkit.GradientTape() as tape:
