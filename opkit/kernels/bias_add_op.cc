@@ -6,6 +6,7 @@
 // for every number type.
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
@@ -143,8 +144,28 @@ class BiasAddGradOp : public OpKernel {
     const T* g = grad.flat<T>().data();
     T* y = out->flat<T>().data();
     using Acc = BiasGradAccum<T>;
-    // One unit of work is one channel; each sums its own elements, so the
-    // result does not depend on the number of threads.
+    // One unit of work is one channel; each sums its own elements in the
+    // same order (o, then i), so the result does not depend on the number
+    // of threads.
+    if (inner == 1) {
+      // NHWC (and NCHW without spatial dimensions): walk the rows
+      // contiguously, adding each into a block of per-channel sums, rather
+      // than striding down one channel at a time.
+      auto run_rows = [=](int64_t first, int64_t last) {
+        std::vector<Acc> sums(static_cast<size_t>(last - first), Acc(0));
+        Acc* acc = sums.data();
+        const int64_t width = last - first;
+        for (int64_t o = 0; o < outer; ++o) {
+          const T* row = g + o * channels + first;
+          for (int64_t c = 0; c < width; ++c) {
+            acc[c] = AddWrapping(acc[c], static_cast<Acc>(row[c]));
+          }
+        }
+        for (int64_t c = 0; c < width; ++c) y[first + c] = static_cast<T>(acc[c]);
+      };
+      Shard(ctx, channels, static_cast<double>(outer), run_rows);
+      return;
+    }
     auto run = [=](int64_t first, int64_t last) {
       for (int64_t c = first; c < last; ++c) {
         Acc sum = Acc(0);
