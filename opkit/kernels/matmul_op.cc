@@ -165,9 +165,9 @@ namespace {
 
 // kEigen: the Label("eigen") kernel, which always multiplies on Eigen.
 template <typename T, bool kEigen>
-class MatMulOp : public OpKernel {
+class MatMulKernel : public OpKernel {
  public:
-  explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit MatMulKernel(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
   }
@@ -182,7 +182,7 @@ class MatMulOp : public OpKernel {
     OP_REQUIRES(ctx, s.ok(), s);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    if (kEigen) {
+    if constexpr (kEigen) {
       LaunchEigenMatMul<T>(ctx, a, b, transpose_a_, transpose_b_, out);
     } else {
       LaunchMatMul<T>(ctx, a, b, transpose_a_, transpose_b_, out);
@@ -194,22 +194,38 @@ class MatMulOp : public OpKernel {
   bool transpose_b_ = false;
 };
 
+template <typename T>
+using MatMulOp = MatMulKernel<T, false>;
+
+// The Label("eigen") kernels are registered under the same class name as
+// before MatMul had a BLAS path, "MatMulOp<T>" (kernel listings and
+// programs that look for the built-in kernel by name keep working; the
+// label tells the two apart). REGISTER_KERNEL_BUILDER records the class as
+// written, so it is written as MatMulOp<T> in a scope where that names the
+// Eigen kernel.
+namespace eigen_label {
+template <typename T>
+using MatMulOp = MatMulKernel<T, true>;
+}  // namespace eigen_label
+
 #define OPKIT_REGISTER_MATMUL(T)                                             \
   REGISTER_KERNEL_BUILDER(                                                   \
       Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),              \
-      MatMulOp<T, false>);                                                   \
+      MatMulOp<T>);                                                          \
+  namespace eigen_label {                                                    \
   REGISTER_KERNEL_BUILDER(                                                   \
       Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T").Label("eigen"), \
-      MatMulOp<T, true>)
+      MatMulOp<T>);                                                          \
+  }
 
-OPKIT_REGISTER_MATMUL(float);
-OPKIT_REGISTER_MATMUL(double);
-OPKIT_REGISTER_MATMUL(half);
-OPKIT_REGISTER_MATMUL(bfloat16);
-OPKIT_REGISTER_MATMUL(int32);
-OPKIT_REGISTER_MATMUL(int64);
-OPKIT_REGISTER_MATMUL(complex64);
-OPKIT_REGISTER_MATMUL(complex128);
+OPKIT_REGISTER_MATMUL(float)
+OPKIT_REGISTER_MATMUL(double)
+OPKIT_REGISTER_MATMUL(half)
+OPKIT_REGISTER_MATMUL(bfloat16)
+OPKIT_REGISTER_MATMUL(int32)
+OPKIT_REGISTER_MATMUL(int64)
+OPKIT_REGISTER_MATMUL(complex64)
+OPKIT_REGISTER_MATMUL(complex128)
 
 #undef OPKIT_REGISTER_MATMUL
 
