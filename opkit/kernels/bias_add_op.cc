@@ -79,6 +79,19 @@ class BiasAddOp : public OpKernel {
     const T* x = input.flat<T>().data();
     const T* b = bias.flat<T>().data();
     T* y = out->flat<T>().data();
+    if (inner == 1) {
+      // NHWC (and NCHW without spatial dimensions): each row adds the bias
+      // vector, one contiguous loop the compiler vectorizes.
+      auto run_rows = [=](int64_t first, int64_t last) {
+        for (int64_t o = first; o < last; ++o) {
+          const T* xr = x + o * channels;
+          T* yr = y + o * channels;
+          for (int64_t c = 0; c < channels; ++c) yr[c] = AddWrapping(xr[c], b[c]);
+        }
+      };
+      Shard(ctx, outer, static_cast<double>(channels), run_rows);
+      return;
+    }
     auto run = [=](int64_t first, int64_t last) {
       // One unit of work is one [channels, inner] block.
       for (int64_t o = first; o < last; ++o) {
