@@ -205,9 +205,17 @@ class _EagerOp:
         return f"<opkit eager op {self.type}>"
 
 
+_DATATYPES = {}   # numpy dtype -> DataType number, filled as dtypes are seen
+
+
 def _datatype(value):
     if isinstance(value, np.ndarray):
-        return _dtypes.as_datatype(value.dtype) if value.dtype.kind != "O" else 7
+        dtype = value.dtype
+        datatype = _DATATYPES.get(dtype)
+        if datatype is None:
+            datatype = _dtypes.as_datatype(dtype) if dtype.kind != "O" else 7
+            _DATATYPES[dtype] = datatype
+        return datatype
     return 20 if isinstance(value, _framework._opkit.ResourceTensor) else 21
 
 

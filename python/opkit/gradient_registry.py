@@ -241,8 +241,23 @@ _CACHE = {}
 _CACHE_LIMIT = 4096
 
 
+def _cache_key(op_type, attrs, grouped_dtypes, consts):
+    """The cache key of a gradient graph. The common case (no constant
+    inputs, hashable attr values, one dtype per input) hashes the values
+    as they are; the rest go through _freeze. The two forms never compare
+    equal (tuples of different lengths)."""
+    if not consts:
+        try:
+            key = (op_type, tuple(sorted(attrs.items())), tuple(grouped_dtypes))
+            hash(key)
+            return key
+        except TypeError:   # a list or array among them
+            pass
+    return (op_type, _freeze(attrs), _freeze(grouped_dtypes), _freeze(consts))
+
+
 def _gradient_graph(op_type, attrs, grouped_dtypes, consts):
-    key = (op_type, _freeze(attrs), _freeze(grouped_dtypes), _freeze(consts))
+    key = _cache_key(op_type, attrs, grouped_dtypes, consts)
     result = _CACHE.get(key)
     if result is None:
         result = _opkit._gradient_graph(op_type, attrs, grouped_dtypes, consts)
