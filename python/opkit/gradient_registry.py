@@ -182,10 +182,11 @@ class _PreparedNode:
     how its flat inputs group into the function's input parameters, and its
     attrs as the function's keyword arguments."""
 
-    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs")
+    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs", "op")
 
     def __init__(self, node):
         attrs = node["attrs"]
+        self.op = node["op"]
         self.inputs = node["inputs"]
         self.name = node["name"].rsplit("/", 1)[-1]
         self.const = attrs["value"] if node["op"] == "Const" else None
@@ -295,6 +296,68 @@ def _needed_nodes(graph, needed):
     return plan
 
 
+# Note [Shape-only gradient nodes]
+# Many gradient functions compute shapes at run time (Mean's: Shape, Rank,
+# Reshape, FloorMod, OneHot, ... to find the kept dimensions, Size and Cast
+# for the count), which costs an eager op call per node on every step. Such
+# a node's value depends only on the shapes of the forward op's inputs,
+# outputs and output gradients (and on its constant inputs, which are part
+# of the cached graph's key), so an eager gradient computes those nodes
+# once per shape signature and reuses them. A node is shape-only when it is
+# Shape, Size or Rank of any value, or a deterministic op of
+# _SHAPE_ARITHMETIC whose inputs are all shape-only nodes or constant
+# inputs. A node whose value is returned as a gradient is always run, so no
+# caller ever holds a cached array. Nothing is lost for nested tapes: a
+# shape-only node has no watched input, so no tape would record it.
+_SHAPE_OF = frozenset(["Shape", "Size", "Rank"])
+_SHAPE_ARITHMETIC = frozenset([
+    "Const", "Identity", "Reshape", "Cast", "Add", "AddV2", "Sub", "Mul",
+    "RealDiv", "Div", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg",
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+    "SelectV2", "Select", "OneHot", "Sum", "Prod", "OnesLike", "ZerosLike",
+    "Fill", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Range", "GatherV2",
+    "StridedSlice", "Slice", "Transpose", "InvertPermutation",
+    "BroadcastGradientArgs", "BroadcastTo", "Tile"])
+# Shape signatures kept per gradient graph before the oldest are dropped.
+_SHAPE_CACHE_LIMIT = 64
+
+
+def _shape_only_nodes(graph, const_inputs):
+    """Per node of `graph`, whether it is shape-only (Note [Shape-only
+    gradient nodes]); cached in the graph."""
+    static = graph.get("shape_only")
+    if static is None:
+        static = []
+        for node in graph["prepared"]:
+            if node.op in _SHAPE_OF:
+                ok = all(r[0] != "node" or static[r[1]] for r in node.inputs)
+            elif node.op in _SHAPE_ARITHMETIC:
+                ok = all((r[0] == "node" and static[r[1]])
+                         or (r[0] == "input" and r[1] in const_inputs)
+                         for r in node.inputs)
+            else:
+                ok = False
+            static.append(ok)
+        for r in graph["grads"]:
+            if r is not None and r[0] == "node":
+                static[r[1]] = False
+        graph["shape_only"] = static
+        graph["shape_values"] = {}
+    return static
+
+
+def _shape_signature(inputs, outputs, grads):
+    """The shapes a shape-only node may depend on, or None when some value
+    is not an array."""
+    shapes = []
+    for group in (inputs, outputs, grads):
+        for v in group:
+            if not isinstance(v, np.ndarray):
+                return None
+            shapes.append(v.shape)
+    return tuple(shapes)
+
+
 def apply_gradient(op, out_grads, zeros_like, eager, needed=None):
     """The gradients of `op`'s flat inputs (None where there is none) given
     `out_grads` (one per output, None where nothing flows back).
@@ -325,8 +388,9 @@ def apply_gradient(op, out_grads, zeros_like, eager, needed=None):
                 f"Num gradients {len(result)} generated for op {op.name} "
                 f"(op type: {op.type}) do not match num inputs {len(op.inputs)}")
         return result
+    const_inputs = op._const_inputs()
     graph = _gradient_graph(op.type, op._grad_attrs(), op._grouped_dtypes(),
-                            op._const_inputs())
+                            const_inputs)
     if graph is None:
         return [None] * len(op.inputs)
     grads = [g if g is not None else zeros_like(o)
@@ -345,16 +409,36 @@ def apply_gradient(op, out_grads, zeros_like, eager, needed=None):
         return values[ref[1]][ref[2]]
 
     refs = graph["grads"]
-    if needed is None or all(needed):
-        for node in graph["prepared"]:
-            values.append(node.run([resolve(r) for r in node.inputs], eager))
-    else:
+    nodes = graph["prepared"]
+    plan = None
+    if needed is not None and not all(needed):
         needed = tuple(bool(n) for n in needed)
         plan = _needed_nodes(graph, needed)
-        for node, run in zip(graph["prepared"], plan):
-            values.append(node.run([resolve(r) for r in node.inputs], eager)
-                          if run else None)
         refs = [r if want else None for r, want in zip(refs, needed)]
+    # Note [Shape-only gradient nodes]
+    static = cached = signature = shape_values = None
+    if eager:
+        signature = _shape_signature(inputs, outputs, grads)
+    if signature is not None:
+        static = _shape_only_nodes(graph, const_inputs)
+        shape_values = graph["shape_values"]
+        cached = shape_values.get(signature)
+    for i, node in enumerate(nodes):
+        if plan is not None and not plan[i]:
+            values.append(None)
+        elif cached is not None and static[i]:
+            values.append(cached[i])
+        else:
+            values.append(node.run([resolve(r) for r in node.inputs], eager))
+    if signature is not None and cached is None:
+        if len(shape_values) >= _SHAPE_CACHE_LIMIT:
+            shape_values.clear()
+        # A node the plan skipped (None) is computed on a later call that
+        # needs it: its entry stays unknown, so this signature is cached
+        # only when every shape-only node ran.
+        if not any(s and v is None for s, v in zip(static, values)):
+            shape_values[signature] = [v if s else None
+                                       for s, v in zip(static, values)]
     return [None if r is None else resolve(r) for r in refs]
 
 

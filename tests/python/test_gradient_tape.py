@@ -160,6 +160,38 @@ def test_gradient_of_an_unwatched_input_is_not_computed(monkeypatch, ta, tb):
     np.testing.assert_allclose(dx, want_x.T if ta else want_x, rtol=1e-5)
 
 
+def test_shape_only_gradient_nodes_run_once_per_shape(monkeypatch):
+    # Note [Shape-only gradient nodes]: Mean's gradient finds the kept
+    # dimensions and the count from shapes; those nodes run on the first
+    # call for a shape signature only, and each shape gets its own values.
+    counts = _count_gradient_ops(monkeypatch)
+
+    def mean_grad(x, axis, keepdims):
+        xc = opkit.constant(x)
+        with opkit.GradientTape() as tape:
+            tape.watch(xc)
+            y = opkit.reduce_mean(xc, axis=axis, keepdims=keepdims)
+        return tape.gradient(y, xc)
+
+    cases = [((2, 3), None, False), ((4, 5), None, False), ((2, 3), 1, True),
+             ((4, 5), 0, False), ((6, 1, 2), [0, 2], False)]
+    for _ in range(2):
+        for shape, axis, keepdims in cases:
+            x = randf(*shape)
+            np_axis = tuple(axis) if isinstance(axis, list) else axis
+            count = np.size(x) // np.size(np.mean(x, axis=np_axis))
+            np.testing.assert_allclose(mean_grad(x, axis, keepdims),
+                                       np.full(shape, 1.0 / count, np.float32),
+                                       rtol=1e-6)
+    first = dict(counts)
+    counts.clear()
+    for shape, axis, keepdims in cases:
+        mean_grad(randf(*shape), axis, keepdims)
+    assert first.get("Shape", 0) > 0 and first.get("Rank", 0) > 0
+    assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, counts
+    assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
+
+
 def test_non_persistent_tape_computes_once():
     x = opkit.constant(2.0)
     with opkit.GradientTape() as tape:
