@@ -159,7 +159,7 @@ class ActivationGradOp : public OpKernel {
       const T* gp = gradients.flat<T>().data();
       const T* ap = activations.flat<T>().data();
       T* yp = out->flat<T>().data();
-      Shard(ctx, n, 1.0, [=](int64_t first, int64_t last) {
+      auto run = [=](int64_t first, int64_t last) {
         namespace ei = Eigen::internal;
         const Packet zero = ei::pset1<Packet>(T(0));
         const Packet one = ei::pset1<Packet>(T(1));
@@ -169,7 +169,14 @@ class ActivationGradOp : public OpKernel {
           ei::pstoreu(yp + i, ei::pmul(ei::ploadu<Packet>(gp + i), mask));
         }
         for (; i < last; ++i) yp[i] = gp[i] * (ap[i] > T(0) ? T(1) : T(0));
-      });
+      };
+      // Small inputs inline, as the Eigen path below: waking a pool thread
+      // costs more than it saves.
+      if (n <= kInlineElements) {
+        run(0, n);
+      } else {
+        Shard(ctx, n, 1.0, run);
+      }
       return;
     }
     auto g = gradients.flat<T>();
