@@ -38,14 +38,40 @@ def batch(sizes=SIZES, batch_size=BATCH, seed=1):
     return x, y
 
 
+def _openblas_threads():
+    """A function setting OpenBLAS's thread count, or a no-op without
+    threadpoolctl (python3-threadpoolctl).
+
+    PyTorch (BLAS_INFO=generic on Debian) and opkit's MatMul multiply on the
+    same libopenblas, whose thread count is one per process. opkit sets it
+    to 1 at its first product and splits its work over its own intra-op
+    threads (Note [OpenBLAS threads] in opkit/kernels/blas_gemm.cc), which
+    left PyTorch single-threaded in BLAS for every step after an opkit step
+    in the same process. So each step sets it first, to what the framework
+    would have alone: `threads` for PyTorch, 1 for opkit."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return lambda n: None
+    libs = threadpoolctl.ThreadpoolController().select(
+        internal_api="openblas").lib_controllers
+
+    def set_threads(n):
+        for lib in libs:
+            lib.set_num_threads(n)
+    return set_threads
+
+
 def _torch_step(threads):
     import torch
     torch.set_num_threads(threads)
+    blas_threads = _openblas_threads()
     params = [torch.tensor(w, requires_grad=True) for w in initial_weights()]
     x_np, y_np = batch()
     x, y = torch.from_numpy(x_np), torch.from_numpy(y_np.astype(np.int64))
 
     def step():
+        blas_threads(threads)
         h = x
         for i in range(0, len(params), 2):
             h = h @ params[i] + params[i + 1]
@@ -120,8 +146,10 @@ def _opkit_tape_step(threads):
                            "configure_opkit(threads) before any eager op")
     params = [opkit.Variable(w) for w in initial_weights()]
     x, y = batch()
+    blas_threads = _openblas_threads()
 
     def step():
+        blas_threads(1)
         with opkit.GradientTape() as tape:
             loss = _opkit_forward_loss(opkit, x, y, params)
         grads = tape.gradient(loss, params)
@@ -162,8 +190,10 @@ def _opkit_graph_step(threads):
     x_np, y_np = batch()
     feed = {x: x_np, y: y_np}
     fetches = [loss] + train_ops
+    blas_threads = _openblas_threads()
 
     def step():
+        blas_threads(1)
         return float(session.run(fetches, feed_dict=feed)[0])
 
     step.weights = lambda: session.run(reads)

@@ -237,6 +237,34 @@ TEST_F(BiasAddGradTest, OtherTypesAndEmpty) {
   EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(0, 0));
 }
 
+TEST(BiasAddGradThreadsTest, LargeNhwcMatchesPerChannelSumsOnAnyThreadCount) {
+  // Large enough to be split across the intra-op pool; every channel is
+  // summed row by row in order, so the sums are exact whatever the split.
+  const int64_t rows = 301, channels = 517;
+  Tensor g(DT_FLOAT, TensorShape({rows, channels}));
+  auto gf = g.flat<float>();
+  for (int64_t i = 0; i < gf.size(); ++i) {
+    gf(i) = static_cast<float>((i * 7) % 13 - 6) * 0.37f;
+  }
+  std::vector<float> want(channels, 0.f);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < channels; ++c) want[c] += gf(r * channels + c);
+  }
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(::testing::Message() << "threads=" << threads);
+    EagerContext::Options options;
+    options.intra_op_threads = threads;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    std::vector<Tensor> out;
+    ASSERT_THAT((*ctx)->Run("BiasAddGrad", {g},
+                            {{"data_format", test::Attr(std::string("NHWC"))}}, &out),
+                IsOk());
+    ASSERT_EQ(out[0].shape(), TensorShape({channels}));
+    EXPECT_EQ(test::Values<float>(out[0]), want);
+  }
+}
+
 TEST_F(BiasAddGradTest, BelowRankTwoIsRejected) {
   EXPECT_THAT(RunGrad(test::AsTensor<float>({1, 2, 3}), "NHWC"),
               StatusIs(error::INVALID_ARGUMENT,

@@ -23,17 +23,26 @@ namespace opkit {
 Status MatMulOutputShape(const Tensor& a, const Tensor& b, bool transpose_a,
                          bool transpose_b, TensorShape* shape);
 
-// out = op(a) * op(b) on the device's intra-op pool. Requires the checks of
-// MatMulOutputShape and `out` allocated with its shape (empty is fine).
-// Instantiated for every type MatMul's kernels take: half, bfloat16, float,
-// double, int32, int64, complex64, complex128.
+// out = op(a) * op(b) on the device's intra-op pool: float and double on
+// BlasGemm (OpenBLAS) when the build has it, the other types on Eigen.
+// Requires the checks of MatMulOutputShape and `out` allocated with its
+// shape (empty is fine). Instantiated for every type MatMul's kernels take:
+// half, bfloat16, float, double, int32, int64, complex64, complex128.
 template <typename T>
 void LaunchMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
                   bool transpose_a, bool transpose_b, Tensor* out);
 
-#define OPKIT_DECLARE_LAUNCH_MATMUL(T)                                   \
-  extern template void LaunchMatMul<T>(OpKernelContext*, const Tensor&, \
-                                       const Tensor&, bool, bool, Tensor*);
+// The same, always on an Eigen tensor contraction (MatMul's Label("eigen")
+// kernel).
+template <typename T>
+void LaunchEigenMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
+                       bool transpose_a, bool transpose_b, Tensor* out);
+
+#define OPKIT_DECLARE_LAUNCH_MATMUL(T)                                        \
+  extern template void LaunchMatMul<T>(OpKernelContext*, const Tensor&,      \
+                                       const Tensor&, bool, bool, Tensor*);  \
+  extern template void LaunchEigenMatMul<T>(OpKernelContext*, const Tensor&, \
+                                            const Tensor&, bool, bool, Tensor*);
 OPKIT_DECLARE_LAUNCH_MATMUL(half)
 OPKIT_DECLARE_LAUNCH_MATMUL(bfloat16)
 OPKIT_DECLARE_LAUNCH_MATMUL(float)

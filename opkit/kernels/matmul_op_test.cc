@@ -115,6 +115,69 @@ TYPED_TEST(MatMulTest, MatchesNaiveReferenceForEveryTranspose) {
   }
 }
 
+// The default float and double kernels (BlasGemm when the build has
+// OpenBLAS, cut into blocks over the intra-op pool) against the
+// Label("eigen") kernel, for every transpose combination, on shapes that are
+// odd, empty, have an empty inner dimension, or are large enough to be cut
+// into row blocks (m >= n) or column blocks (n > m) on 2 and 3 threads.
+// Small integers keep both products exact, so they must agree exactly.
+template <typename T>
+class MatMulBlasTest : public ::testing::Test {};
+using MatMulBlasTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(MatMulBlasTest, MatMulBlasTypes);
+
+TYPED_TEST(MatMulBlasTest, MatchesEigenKernelForEveryTransposeAndShape) {
+  using T = TypeParam;
+  AttrValue eigen;
+  eigen.set_s("eigen");
+  struct Dims {
+    int64_t m, k, n;
+  };
+  const Dims shapes[] = {{1, 1, 1},   {5, 3, 7},   {0, 4, 3},   {4, 0, 3},
+                         {3, 4, 0},   {0, 0, 0},   {67, 61, 131}, {131, 61, 67},
+                         {37, 71, 203}, {203, 71, 37}, {64, 784, 512}};
+  for (int threads : {1, 2, 3}) {
+    EagerContext::Options options;
+    options.intra_op_threads = threads;
+    auto ctx = EagerContext::Create(options);
+    ASSERT_THAT(ctx, IsOk());
+    for (const Dims& d : shapes) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "threads=" << threads << " m=" << d.m << " k=" << d.k
+                       << " n=" << d.n << " transpose_a=" << ta
+                       << " transpose_b=" << tb);
+          Tensor a = ta ? Matrix<T>(d.k, d.m, 1) : Matrix<T>(d.m, d.k, 1);
+          Tensor b = tb ? Matrix<T>(d.n, d.k, 2) : Matrix<T>(d.k, d.n, 2);
+          std::vector<Tensor> got, want;
+          ASSERT_THAT((*ctx)->Run("MatMul", {a, b},
+                                  {{"transpose_a", Bool(ta)}, {"transpose_b", Bool(tb)}},
+                                  &got),
+                      IsOk());
+          ASSERT_THAT((*ctx)->Run("MatMul", {a, b},
+                                  {{"transpose_a", Bool(ta)},
+                                   {"transpose_b", Bool(tb)},
+                                   {"_kernel", eigen}},
+                                  &want),
+                      IsOk());
+          ASSERT_EQ(got[0].shape(), TensorShape({d.m, d.n}));
+          ASSERT_EQ(want[0].shape(), TensorShape({d.m, d.n}));
+          auto g = got[0].flat<T>();
+          auto w = want[0].flat<T>();
+          int mismatches = 0;
+          for (int64_t i = 0; i < d.m * d.n && mismatches < 5; ++i) {
+            if (g(i) != w(i)) {
+              ++mismatches;
+              ADD_FAILURE() << "element " << i << ": " << g(i) << " != " << w(i);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 class MatMulErrorsTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -13,11 +13,13 @@
 //   SeluGrad       g * scale where outputs >= 0, else g * (outputs + scale * alpha)
 // ReluGrad and Relu6Grad multiply by the mask, as TensorFlow's kernels do, so
 // a NaN gradient stays NaN where the mask is 0.
+#include <cstdint>
 #include <type_traits>
 
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/op_requires.h"
 #include "opkit/kernel/register_types.h"
+#include "opkit/kernels/kernel_shard.h"
 
 namespace opkit {
 namespace {
@@ -145,6 +147,38 @@ class ActivationGradOp : public OpKernel {
                             {0, 1}, 0, gradients.shape(), &out));
     const int64_t n = gradients.NumElements();
     if (n == 0) return;
+    if constexpr (std::is_same_v<Functor, ReluGradFunctor<T>> &&
+                  std::is_floating_point_v<T>) {
+      // g * (a > 0) on Eigen's packets (its tensor expression casts the
+      // comparison element by element, and a plain loop compiles to a
+      // branch per element): the mask is 1 or 0 and multiplies, so a NaN
+      // gradient stays NaN where the mask is 0, as in TensorFlow. Each
+      // packet is loaded before it is stored, so `out` may be either input.
+      using Packet = typename Eigen::internal::packet_traits<T>::type;
+      constexpr int64_t kSize = Eigen::internal::packet_traits<T>::size;
+      const T* gp = gradients.flat<T>().data();
+      const T* ap = activations.flat<T>().data();
+      T* yp = out->flat<T>().data();
+      auto run = [=](int64_t first, int64_t last) {
+        namespace ei = Eigen::internal;
+        const Packet zero = ei::pset1<Packet>(T(0));
+        const Packet one = ei::pset1<Packet>(T(1));
+        int64_t i = first;
+        for (; i + kSize <= last; i += kSize) {
+          const Packet mask = ei::pand(ei::pcmp_lt(zero, ei::ploadu<Packet>(ap + i)), one);
+          ei::pstoreu(yp + i, ei::pmul(ei::ploadu<Packet>(gp + i), mask));
+        }
+        for (; i < last; ++i) yp[i] = gp[i] * (ap[i] > T(0) ? T(1) : T(0));
+      };
+      // Small inputs inline, as the Eigen path below: waking a pool thread
+      // costs more than it saves.
+      if (n <= kInlineElements) {
+        run(0, n);
+      } else {
+        Shard(ctx, n, 1.0, run);
+      }
+      return;
+    }
     auto g = gradients.flat<T>();
     auto a = activations.flat<T>();
     auto y = out->flat<T>();

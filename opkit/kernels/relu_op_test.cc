@@ -274,6 +274,31 @@ TEST_F(ActivationGradTest, MatchFiniteDifferences) {
   }
 }
 
+// A float ReluGrad large enough to be split across threads: g where the
+// features are positive, else 0 -- NaN where g is NaN, whatever the mask.
+TEST_F(ActivationGradTest, LargeFloatReluGradMasksEveryElement) {
+  const int64_t n = 100003;
+  Tensor g(DT_FLOAT, TensorShape({n}));
+  Tensor a(DT_FLOAT, TensorShape({n}));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t i = 0; i < n; ++i) {
+    g.flat<float>()(i) = i % 97 == 0 ? nan : static_cast<float>(i % 13) - 6.f;
+    a.flat<float>()(i) = i % 89 == 0 ? nan : static_cast<float>(i % 7) - 3.f;
+  }
+  std::vector<Tensor> out;
+  ASSERT_THAT(ctx_->Run("ReluGrad", {g, a}, &out), IsOk());
+  ASSERT_EQ(out[0].shape(), TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    const float gi = g.flat<float>()(i), ai = a.flat<float>()(i);
+    const float got = out[0].flat<float>()(i);
+    if (std::isnan(gi)) {
+      ASSERT_TRUE(std::isnan(got)) << i;
+    } else {
+      ASSERT_EQ(got, ai > 0.f ? gi : 0.f) << i;
+    }
+  }
+}
+
 // At the kinks TensorFlow's choices: Relu and Relu6 pass nothing at 0 (and
 // Relu6 nothing at 6), LeakyRelu alpha * g at 0, Elu and Selu the positive
 // branch at an output of 0.

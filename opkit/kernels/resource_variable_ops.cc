@@ -9,8 +9,14 @@
 // the same Var. AssignVariableOp creates the Var on first use. As with the
 // ref variables (Note [Ref variables] in variable_ops.cc), a write never
 // changes a buffer a reader may hold: AssignVariableOp stores a copy of the
-// value, the updates compute into a fresh buffer and swap it in, each under
-// the Var's mutex; ReadVariableOp hands out the current buffer.
+// value; the updates (AssignAddVariableOp, AssignSubVariableOp) compute in
+// place when no other Tensor shares the Var's buffer (Tensor::RefCountIsOne:
+// no read's result is alive, as after a training step has used its reads),
+// else into a fresh buffer that they swap in (TensorFlow's copy-on-write),
+// each under the Var's mutex; ReadVariableOp hands out the current buffer,
+// taking its reference under the mutex, so no reader appears during an
+// in-place update.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +25,7 @@
 #include "opkit/kernel/op_kernel.h"
 #include "opkit/kernel/register_types.h"
 #include "opkit/kernel/resource_handle_op.h"
+#include "opkit/kernels/kernel_shard.h"
 #include "opkit/resource/resource_var.h"
 #include "opkit/tensor/tensor_shape.h"
 
@@ -195,12 +202,33 @@ class AssignUpdateVariableOp : public OpKernel {
                     "Cannot update variable with shape ",
                     old.shape().DebugString(), " using a Tensor with shape ",
                     value.shape().DebugString(), ", shapes must be equal."));
+    // In place when nothing else holds the buffer (Note [Resource
+    // variables]); `value` sharing it counts as a holder.
     Tensor updated;
-    OP_REQUIRES_OK(ctx, ctx->allocate_temp(old.dtype(), old.shape(), &updated));
-    updated.flat<T>() = Fn()(old.flat<T>(), value.flat<T>());
+    if (old.RefCountIsOne()) {
+      updated = old;
+    } else {
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_temp(old.dtype(), old.shape(), &updated));
+    }
+    const T* a = old.flat<T>().data();
+    const T* b = value.flat<T>().data();
+    T* out = updated.flat<T>().data();
+    // Element i reads only element i of each input, so in place is safe.
+    Shard(ctx, old.NumElements(), 1.0, [=](int64_t first, int64_t last) {
+      const int64_t n = last - first;
+      ConstVec av(a + first, n), bv(b + first, n);
+      Vec(out + first, n) = Fn()(av, bv);
+    });
     *variable->tensor() = std::move(updated);
   }
   bool IsExpensive() override { return false; }
+
+ private:
+  using Vec = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor>,
+                               Eigen::Unaligned>;
+  using ConstVec = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor>,
+                                    Eigen::Unaligned>;
 };
 
 class VarIsInitializedOp : public OpKernel {

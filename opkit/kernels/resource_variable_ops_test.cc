@@ -71,6 +71,48 @@ TEST_F(ResourceVariableTest, AssignReadAddSub) {
   EXPECT_THAT(test::Values<float>(out_[0]), ElementsAre(10, 12));
 }
 
+TEST_F(ResourceVariableTest, UpdatesAreInPlaceOnlyWhenNoReadIsAlive) {
+  Tensor h = Handle("v");
+  const int64_t n = 100003;  // large enough to be split across threads
+  Tensor init(DT_FLOAT, TensorShape({n}));
+  Tensor delta(DT_FLOAT, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    init.flat<float>()(i) = static_cast<float>(i % 101);
+    delta.flat<float>()(i) = static_cast<float>(i % 7);
+  }
+  ASSERT_THAT(Assign("AssignVariableOp", h, init), IsOk());
+  // A read that is still alive keeps its values: the update copies.
+  ASSERT_THAT(Read(h), IsOk());
+  Tensor held = out_[0];
+  const void* held_data = held.data();
+  ASSERT_THAT(Assign("AssignSubVariableOp", h, delta), IsOk());
+  ASSERT_THAT(Read(h), IsOk());
+  const void* updated_data = out_[0].data();
+  EXPECT_NE(updated_data, held_data);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(held.flat<float>()(i), static_cast<float>(i % 101)) << i;
+    ASSERT_EQ(out_[0].flat<float>()(i),
+              static_cast<float>(i % 101) - static_cast<float>(i % 7)) << i;
+  }
+  // Once no read is alive the update writes the variable's own buffer.
+  out_.clear();
+  ASSERT_THAT(Assign("AssignAddVariableOp", h, delta), IsOk());
+  ASSERT_THAT(Read(h), IsOk());
+  EXPECT_EQ(out_[0].data(), updated_data);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out_[0].flat<float>()(i), static_cast<float>(i % 101)) << i;
+  }
+  // A value that is the variable's own buffer: v += v, into a new buffer.
+  Tensor self = out_[0];
+  out_.clear();
+  ASSERT_THAT(Assign("AssignAddVariableOp", h, self), IsOk());
+  ASSERT_THAT(Read(h), IsOk());
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out_[0].flat<float>()(i), 2.f * static_cast<float>(i % 101)) << i;
+    ASSERT_EQ(self.flat<float>()(i), static_cast<float>(i % 101)) << i;
+  }
+}
+
 TEST_F(ResourceVariableTest, ShapeMayChangeOnAssign) {
   Tensor h = Handle("v");
   ASSERT_THAT(Assign("AssignVariableOp", h, test::AsTensor<float>({1, 2})),

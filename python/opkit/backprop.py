@@ -205,9 +205,17 @@ class _EagerOp:
         return f"<opkit eager op {self.type}>"
 
 
+_DATATYPES = {}   # numpy dtype -> DataType number, filled as dtypes are seen
+
+
 def _datatype(value):
     if isinstance(value, np.ndarray):
-        return _dtypes.as_datatype(value.dtype) if value.dtype.kind != "O" else 7
+        dtype = value.dtype
+        datatype = _DATATYPES.get(dtype)
+        if datatype is None:
+            datatype = _dtypes.as_datatype(dtype) if dtype.kind != "O" else 7
+            _DATATYPES[dtype] = datatype
+        return datatype
     return 20 if isinstance(value, _framework._opkit.ResourceTensor) else 21
 
 
@@ -462,7 +470,9 @@ class GradientTape:
                 out_grads.append(g)
             if all(g is None for g in out_grads):
                 continue
-            in_grads = _registry.apply_gradient(op, out_grads, _zeros_like, eager=True)
+            needed = [id(x) in reach for x in op.inputs]
+            in_grads = _registry.apply_gradient(op, out_grads, _zeros_like,
+                                                eager=True, needed=needed)
             for x, g in zip(op.inputs, in_grads):
                 if g is not None and id(x) in reach:
                     grads.setdefault(id(x), []).append(g)

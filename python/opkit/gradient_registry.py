@@ -182,10 +182,11 @@ class _PreparedNode:
     how its flat inputs group into the function's input parameters, and its
     attrs as the function's keyword arguments."""
 
-    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs")
+    __slots__ = ("fn", "lengths", "kwargs", "const", "name", "inputs", "op")
 
     def __init__(self, node):
         attrs = node["attrs"]
+        self.op = node["op"]
         self.inputs = node["inputs"]
         self.name = node["name"].rsplit("/", 1)[-1]
         self.const = attrs["value"] if node["op"] == "Const" else None
@@ -247,8 +248,23 @@ _CACHE = {}
 _CACHE_LIMIT = 4096
 
 
+def _cache_key(op_type, attrs, grouped_dtypes, consts):
+    """The cache key of a gradient graph. The common case (no constant
+    inputs, hashable attr values, one dtype per input) hashes the values
+    as they are; the rest go through _freeze. The two forms never compare
+    equal (tuples of different lengths)."""
+    if not consts:
+        try:
+            key = (op_type, tuple(sorted(attrs.items())), tuple(grouped_dtypes))
+            hash(key)
+            return key
+        except TypeError:   # a list or array among them
+            pass
+    return (op_type, _freeze(attrs), _freeze(grouped_dtypes), _freeze(consts))
+
+
 def _gradient_graph(op_type, attrs, grouped_dtypes, consts):
-    key = (op_type, _freeze(attrs), _freeze(grouped_dtypes), _freeze(consts))
+    key = _cache_key(op_type, attrs, grouped_dtypes, consts)
     result = _CACHE.get(key)
     if result is None:
         result = _opkit._gradient_graph(op_type, attrs, grouped_dtypes, consts)
@@ -265,14 +281,103 @@ def is_small_int(value):
             and value.size <= _MAX_CONST_ELEMENTS)
 
 
-def apply_gradient(op, out_grads, zeros_like, eager):
+def _needed_nodes(graph, needed):
+    """Which nodes of a cached gradient graph the gradients of the inputs
+    flagged in `needed` (a tuple of bools, one per flat input) read,
+    directly or through other nodes: a list of bools, cached per `needed`."""
+    plans = graph.setdefault("plans", {})
+    plan = plans.get(needed)
+    if plan is None:
+        nodes = graph["prepared"]
+        plan = [False] * len(nodes)
+        stack = [r for r, want in zip(graph["grads"], needed)
+                 if want and r is not None]
+        while stack:
+            ref = stack.pop()
+            if ref[0] != "node" or plan[ref[1]]:
+                continue
+            plan[ref[1]] = True
+            stack.extend(nodes[ref[1]].inputs)
+        plans[needed] = plan
+    return plan
+
+
+# Note [Shape-only gradient nodes]
+# Many gradient functions compute shapes at run time (Mean's: Shape, Rank,
+# Reshape, FloorMod, OneHot, ... to find the kept dimensions, Size and Cast
+# for the count), which costs an eager op call per node on every step. Such
+# a node's value depends only on the shapes of the forward op's inputs,
+# outputs and output gradients (and on its constant inputs, which are part
+# of the cached graph's key), so an eager gradient computes those nodes
+# once per shape signature and reuses them. A node is shape-only when it is
+# Shape, Size or Rank of any value, or a deterministic op of
+# _SHAPE_ARITHMETIC whose inputs are all shape-only nodes or constant
+# inputs. A node whose value is returned as a gradient is always run, so no
+# caller ever holds a cached array. Nothing is lost for nested tapes: a
+# shape-only node has no watched input, so no tape would record it.
+_SHAPE_OF = frozenset(["Shape", "Size", "Rank"])
+_SHAPE_ARITHMETIC = frozenset([
+    "Const", "Identity", "Reshape", "Cast", "Add", "AddV2", "Sub", "Mul",
+    "RealDiv", "Div", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg",
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+    "SelectV2", "Select", "OneHot", "Sum", "Prod", "OnesLike", "ZerosLike",
+    "Fill", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Range", "GatherV2",
+    "StridedSlice", "Slice", "Transpose", "InvertPermutation",
+    "BroadcastGradientArgs", "BroadcastTo", "Tile"])
+# Shape signatures kept per gradient graph before the oldest are dropped.
+_SHAPE_CACHE_LIMIT = 64
+
+
+def _shape_only_nodes(graph, const_inputs):
+    """Per node of `graph`, whether it is shape-only (Note [Shape-only
+    gradient nodes]); cached in the graph."""
+    static = graph.get("shape_only")
+    if static is None:
+        static = []
+        for node in graph["prepared"]:
+            if node.op in _SHAPE_OF:
+                ok = all(r[0] != "node" or static[r[1]] for r in node.inputs)
+            elif node.op in _SHAPE_ARITHMETIC:
+                ok = all((r[0] == "node" and static[r[1]])
+                         or (r[0] == "input" and r[1] in const_inputs)
+                         for r in node.inputs)
+            else:
+                ok = False
+            static.append(ok)
+        for r in graph["grads"]:
+            if r is not None and r[0] == "node":
+                static[r[1]] = False
+        graph["shape_only"] = static
+        graph["shape_values"] = {}
+    return static
+
+
+def _shape_signature(inputs, outputs, grads):
+    """The shapes a shape-only node may depend on, or None when some value
+    is not an array."""
+    shapes = []
+    for group in (inputs, outputs, grads):
+        for v in group:
+            if not isinstance(v, np.ndarray):
+                return None
+            shapes.append(v.shape)
+    return tuple(shapes)
+
+
+def apply_gradient(op, out_grads, zeros_like, eager, needed=None):
     """The gradients of `op`'s flat inputs (None where there is none) given
     `out_grads` (one per output, None where nothing flows back).
 
     `op` is an Operation (graph) or an eager stand-in with the same
     `type`, `name`, `inputs`, `outputs`, `get_attr`, plus the methods
     `_grad_attrs()` (its attrs, for the C++ function), `_grouped_dtypes()`
-    and `_const_inputs()`. `zeros_like(t)` makes a zero gradient."""
+    and `_const_inputs()`. `zeros_like(t)` makes a zero gradient.
+
+    `needed`: one bool per flat input, or None for all. A gradient built
+    from the C++ registry computes only the nodes the needed inputs'
+    gradients read and gives None for the others (as TensorFlow's eager
+    gradient functions skip the inputs in op.skip_input_indices: a MatMul
+    whose first input is data computes no gradient for it)."""
     kind, fn = _kind(op)
     if kind == _NONE:
         return [None] * len(op.inputs)
@@ -289,8 +394,9 @@ def apply_gradient(op, out_grads, zeros_like, eager):
                 f"Num gradients {len(result)} generated for op {op.name} "
                 f"(op type: {op.type}) do not match num inputs {len(op.inputs)}")
         return result
+    const_inputs = op._const_inputs()
     graph = _gradient_graph(op.type, op._grad_attrs(), op._grouped_dtypes(),
-                            op._const_inputs())
+                            const_inputs)
     if graph is None:
         return [None] * len(op.inputs)
     grads = [g if g is not None else zeros_like(o)
@@ -308,9 +414,38 @@ def apply_gradient(op, out_grads, zeros_like, eager):
             return grads[ref[1]]
         return values[ref[1]][ref[2]]
 
-    for node in graph["prepared"]:
-        values.append(node.run([resolve(r) for r in node.inputs], eager))
-    return [None if r is None else resolve(r) for r in graph["grads"]]
+    refs = graph["grads"]
+    nodes = graph["prepared"]
+    plan = None
+    if needed is not None and not all(needed):
+        needed = tuple(bool(n) for n in needed)
+        plan = _needed_nodes(graph, needed)
+        refs = [r if want else None for r, want in zip(refs, needed)]
+    # Note [Shape-only gradient nodes]
+    static = cached = signature = shape_values = None
+    if eager:
+        signature = _shape_signature(inputs, outputs, grads)
+    if signature is not None:
+        static = _shape_only_nodes(graph, const_inputs)
+        shape_values = graph["shape_values"]
+        cached = shape_values.get(signature)
+    for i, node in enumerate(nodes):
+        if plan is not None and not plan[i]:
+            values.append(None)
+        elif cached is not None and static[i]:
+            values.append(cached[i])
+        else:
+            values.append(node.run([resolve(r) for r in node.inputs], eager))
+    if signature is not None and cached is None:
+        if len(shape_values) >= _SHAPE_CACHE_LIMIT:
+            shape_values.clear()
+        # A node the plan skipped (None) is computed on a later call that
+        # needs it: its entry stays unknown, so this signature is cached
+        # only when every shape-only node ran.
+        if not any(s and v is None for s, v in zip(static, values)):
+            shape_values[signature] = [v if s else None
+                                       for s, v in zip(static, values)]
+    return [None if r is None else resolve(r) for r in refs]
 
 
 def _dtype_of(t):

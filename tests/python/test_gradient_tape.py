@@ -116,6 +116,82 @@ def test_unwatched_values_are_not_differentiated():
     assert tape.gradient(y, x) is None
 
 
+def _count_gradient_ops(monkeypatch):
+    """Counts, per op type, the gradient-graph nodes the tape runs."""
+    from opkit import gradient_registry
+    counts = {}
+    run = gradient_registry._PreparedNode.run
+
+    def counting_run(node, inputs, eager):
+        name = node.fn._opkit_spec.op_name
+        counts[name] = counts.get(name, 0) + 1
+        return run(node, inputs, eager)
+
+    monkeypatch.setattr(gradient_registry._PreparedNode, "run", counting_run)
+    return counts
+
+
+@pytest.mark.parametrize("ta", [False, True])
+@pytest.mark.parametrize("tb", [False, True])
+def test_gradient_of_an_unwatched_input_is_not_computed(monkeypatch, ta, tb):
+    # As TensorFlow's eager MatMul gradient skips op.skip_input_indices: the
+    # data operand of matmul(x, w) gets no gradient MatMul of its own.
+    x = randf(3, 5) if ta else randf(5, 3)
+    w_value = randf(4, 3) if tb else randf(3, 4)
+    w = opkit.Variable(w_value)
+    counts = _count_gradient_ops(monkeypatch)
+    with opkit.GradientTape() as tape:
+        y = opkit.reduce_sum(opkit.matmul(x, w, transpose_a=ta, transpose_b=tb))
+    dw = tape.gradient(y, w)
+    assert counts.get("MatMul") == 1
+    op_x = x.T if ta else x
+    want = op_x.T @ np.ones((5, 4), np.float32)
+    np.testing.assert_allclose(dw, want.T if tb else want, rtol=1e-5)
+
+    counts.clear()
+    xc = opkit.constant(x)
+    with opkit.GradientTape() as tape:
+        tape.watch(xc)
+        y = opkit.reduce_sum(opkit.matmul(xc, w, transpose_a=ta, transpose_b=tb))
+    dx, dw2 = tape.gradient(y, [xc, w])
+    assert counts.get("MatMul") == 2
+    np.testing.assert_allclose(dw2, dw, rtol=1e-6)
+    want_x = np.ones((5, 4), np.float32) @ (w_value.T if tb else w_value).T
+    np.testing.assert_allclose(dx, want_x.T if ta else want_x, rtol=1e-5)
+
+
+def test_shape_only_gradient_nodes_run_once_per_shape(monkeypatch):
+    # Note [Shape-only gradient nodes]: Mean's gradient finds the kept
+    # dimensions and the count from shapes; those nodes run on the first
+    # call for a shape signature only, and each shape gets its own values.
+    counts = _count_gradient_ops(monkeypatch)
+
+    def mean_grad(x, axis, keepdims):
+        xc = opkit.constant(x)
+        with opkit.GradientTape() as tape:
+            tape.watch(xc)
+            y = opkit.reduce_mean(xc, axis=axis, keepdims=keepdims)
+        return tape.gradient(y, xc)
+
+    cases = [((2, 3), None, False), ((4, 5), None, False), ((2, 3), 1, True),
+             ((4, 5), 0, False), ((6, 1, 2), [0, 2], False)]
+    for _ in range(2):
+        for shape, axis, keepdims in cases:
+            x = randf(*shape)
+            np_axis = tuple(axis) if isinstance(axis, list) else axis
+            count = np.size(x) // np.size(np.mean(x, axis=np_axis))
+            np.testing.assert_allclose(mean_grad(x, axis, keepdims),
+                                       np.full(shape, 1.0 / count, np.float32),
+                                       rtol=1e-6)
+    first = dict(counts)
+    counts.clear()
+    for shape, axis, keepdims in cases:
+        mean_grad(randf(*shape), axis, keepdims)
+    assert first.get("Shape", 0) > 0 and first.get("Rank", 0) > 0
+    assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, counts
+    assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
+
+
 def test_non_persistent_tape_computes_once():
     x = opkit.constant(2.0)
     with opkit.GradientTape() as tape:
