@@ -21,6 +21,7 @@
 #include "nlohmann/json.hpp"
 #include "opkit/core/env.h"
 #include "opkit/graph.pb.h"
+#include "opkit/graph/graph.h"
 #include "opkit/op_def.pb.h"
 #include "opkit/testing/status_matchers.h"
 #include "tests/cli/skip_without_library.h"
@@ -136,7 +137,8 @@ TEST_F(CliTest, MainHelpListsEveryCommand) {
   for (const char* flag : {"--help", "-h", "help"}) {
     Result r = Run({flag});
     EXPECT_EQ(r.exit_code, 0);
-    for (const char* cmd : {"ops", "op", "kernels", "explain", "load", "run", "shapes", "compat"}) {
+    for (const char* cmd :
+         {"ops", "op", "kernels", "explain", "load", "run", "shapes", "gradients", "compat"}) {
       EXPECT_THAT(r.out, HasSubstr(std::string("  ") + cmd + " ")) << cmd;
     }
     EXPECT_EQ(r.err, "");
@@ -144,7 +146,8 @@ TEST_F(CliTest, MainHelpListsEveryCommand) {
 }
 
 TEST_F(CliTest, EveryCommandHasHelp) {
-  for (const char* cmd : {"ops", "op", "kernels", "explain", "load", "run", "shapes", "compat"}) {
+  for (const char* cmd :
+       {"ops", "op", "kernels", "explain", "load", "run", "shapes", "gradients", "compat"}) {
     SCOPED_TRACE(cmd);
     Result r = Run({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0);
@@ -559,6 +562,53 @@ TEST_F(CliTest, RunBinaryGraphWithOut) {
   json j = ParseJson(Run({"run", pb, "--feed", "x=" + Data("x_2x2_float32.npy"), "--fetch", "y",
                           "--out", out, "--json"}));
   EXPECT_EQ(j["fetches"][0]["file"], out + "/y.npy");
+}
+
+// --- gradients ------------------------------------------------------------------
+
+TEST_F(CliTest, GradientsAddTheBackwardPassThatRunComputes) {
+  // y = relu(x @ w): dy/dx = relu'(x @ w) @ w^T, with x @ w = [[1,-1],[2,.5],[1,1.5]]
+  // (RunTextGraphPrintsTensors) and w = [[1,-1],[2,.5]].
+  const std::string out = dir_ + "/with_grads.pbtxt";
+  Result r = Run({"gradients", Data("matmul_relu.pbtxt"), "--y", "y", "--x", "x", "--output", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_THAT(r.out, ::testing::StartsWith("x -> gradients/"));
+  const std::string grad = r.out.substr(5, r.out.size() - 6);
+  json j = ParseJson(Run({"run", out, "--feed", "x=" + Data("x_3x2_float32.npy"), "--fetch", grad,
+                          "--json"}));
+  EXPECT_EQ(j["fetches"][0]["shape"], json::array({3, 2}));
+  EXPECT_EQ(j["fetches"][0]["values"], json::array({1.0, 2.0, 0.0, 2.5, 0.0, 2.5}));
+  // Binary output, JSON names; w is a Const, still differentiable.
+  const std::string pb = dir_ + "/with_grads.pb";
+  json names = ParseJson(Run({"gradients", Data("matmul_relu.pbtxt"), "--y", "y", "--x", "w",
+                              "--x", "x", "--output", pb, "--json"}));
+  EXPECT_TRUE(names["w"].is_string());
+  EXPECT_TRUE(names["x"].is_string());
+  GraphDef g;
+  OPKIT_EXPECT_OK(ReadGraphDefFromFile(pb, &g));
+  EXPECT_GT(g.node_size(), 4);
+}
+
+TEST_F(CliTest, GradientsErrors) {
+  const std::string graph = Data("matmul_relu.pbtxt");
+  ExpectUsage(Run({"gradients", graph, "--y", "y"}), "at least one --y and one --x");
+  ExpectUsage(Run({"gradients", graph, "--y", "y", "--x", "x", "--grad-y", "a", "--grad-y", "b"}),
+              "one --grad-y per --y");
+  ExpectUsage(Run({"gradients", graph, "--y", "y", "--x", "x", "--unconnected", "some"}),
+              "none or zero");
+  ExpectError(Run({"gradients", graph, "--y", "nosuch", "--x", "x"}), "nosuch");
+  ExpectError(Run({"gradients", dir_ + "/missing.pbtxt", "--y", "y", "--x", "x"}),
+              "cannot read GraphDef");
+  // An x nothing depends on: none, or zeros when asked.
+  const std::string lone = dir_ + "/lone.pbtxt";
+  OPKIT_ASSERT_OK(WriteStringToFile(lone, ReadAll(graph) + R"pb(
+    node { name: "z" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } })pb"));
+  Result none = Run({"gradients", lone, "--y", "y", "--x", "z"});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "z -> none\n");
+  Result zero = Run({"gradients", lone, "--y", "y", "--x", "z", "--unconnected", "zero"});
+  EXPECT_EQ(zero.exit_code, 0) << zero.err;
+  EXPECT_THAT(zero.out, ::testing::StartsWith("z -> gradients/"));
 }
 
 TEST_F(CliTest, RunJsonRepeatAndProfile) {

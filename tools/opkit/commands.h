@@ -69,6 +69,7 @@ std::unique_ptr<Command> MakeLoadCommand();
 // In graph_commands.cc.
 std::unique_ptr<Command> MakeRunCommand();
 std::unique_ptr<Command> MakeShapesCommand();
+std::unique_ptr<Command> MakeGradientsCommand();
 // In bench_command.cc.
 std::unique_ptr<Command> MakeBenchCommand();
 

@@ -20,12 +20,15 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "google/protobuf/text_format.h"
 #include "nlohmann/json.hpp"
+#include "opkit/core/env.h"
 #include "opkit/core/errors.h"
 #include "opkit/core/str_util.h"
 #include "opkit/graph/graph.h"
 #include "opkit/graph/shape_refiner.h"
 #include "opkit/graph/tfjs_model.h"
+#include "opkit/gradients/symbolic_gradients.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/runtime/session.h"
 #include "opkit/tensor/numeric_types.h"
@@ -526,8 +529,93 @@ class ShapesCommand : public Command {
   bool json_ = false;
 };
 
+// `opkit gradients`: AddSymbolicGradients over a GraphDef file, from the
+// command line: what a C++ program gets from the gradient registry, for a
+// graph made elsewhere.
+class GradientsCommand : public Command {
+ public:
+  GradientsCommand()
+      : Command({"gradients",
+                 "opkit gradients GRAPH --y NAME... --x NAME... [--grad-y NAME]...\n"
+                 "                [--unconnected none|zero] [--output FILE] [--json]",
+                 "Add the nodes computing d(ys)/d(xs) to a GraphDef.",
+                 "Differentiates the sum of the --y tensors with respect to each --x\n"
+                 "tensor with the registered gradient functions (tf.gradients' rules:\n"
+                 "every path summed, StopGradient and integer outputs stop it), seeded\n"
+                 "with ones or with the --grad-y tensors (one per --y). Prints one line\n"
+                 "per x, 'x -> gradient tensor' ('none' where no y depends on x, unless\n"
+                 "--unconnected zero); --output writes the graph with the new nodes\n"
+                 "(.pb binary, otherwise text), ready for `opkit run --fetch`.",
+                 "GRAPH (a GraphDef file, .pbtxt or .pb)"}) {}
+
+  void AddOptions(CLI::App& app) override {
+    app.add_option("GRAPH", graph_path_, "a GraphDef file")->required();
+    AddRepeatable(app, "y", &ys_, "NAME", "a tensor to differentiate (repeatable)");
+    AddRepeatable(app, "x", &xs_, "NAME", "a tensor to differentiate with respect to (repeatable)");
+    AddRepeatable(app, "grad-y", &grad_ys_, "NAME",
+                  "the gradient flowing into each --y, in order (default: ones)");
+    AddValue(app, "unconnected", &unconnected_, "none|zero",
+             "what an x no y depends on gets (default none)");
+    AddValue(app, "output", &output_, "FILE", "write the graph with the gradient nodes");
+    AddFlag(app, "json", &json_, "print a JSON object {x: gradient or null}");
+  }
+
+  int Run() override {
+    if (ys_.empty() || xs_.empty()) return UsageError("give at least one --y and one --x");
+    if (!grad_ys_.empty() && grad_ys_.size() != ys_.size()) {
+      return UsageError(StrCat("give one --grad-y per --y (", ys_.size(), "), or none; got ",
+                               grad_ys_.size()));
+    }
+    SymbolicGradientOptions options;
+    if (unconnected_ == "zero") {
+      options.unconnected_zero = true;
+    } else if (!unconnected_.empty() && unconnected_ != "none") {
+      return UsageError(StrCat("--unconnected must be none or zero, got '", unconnected_, "'"));
+    }
+    GraphDef graph;
+    Status s = ReadGraphDefFromFile(graph_path_, &graph);
+    if (!s.ok()) {
+      return ReportError(StrCat("cannot read GraphDef '", graph_path_, "': ", s.message()));
+    }
+    std::vector<std::string> grads;
+    s = AddSymbolicGradients(&graph, ys_, xs_, grad_ys_, &grads, options);
+    if (!s.ok()) return ReportError(s);
+    if (!output_.empty()) {
+      std::string bytes;
+      const bool binary = output_.size() > 3 && output_.compare(output_.size() - 3, 3, ".pb") == 0;
+      const bool written = binary ? graph.SerializeToString(&bytes)
+                                  : google::protobuf::TextFormat::PrintToString(graph, &bytes);
+      if (!written) return ReportError("cannot serialize the graph with its gradients");
+      s = WriteStringToFile(output_, bytes);
+      if (!s.ok()) return ReportError(StrCat("cannot write '", output_, "': ", s.message()));
+    }
+    if (json_) {
+      json out = json::object();
+      for (size_t i = 0; i < xs_.size(); ++i) {
+        out[xs_[i]] = grads[i].empty() ? json(nullptr) : json(grads[i]);
+      }
+      PrintJson(out);
+    } else {
+      for (size_t i = 0; i < xs_.size(); ++i) {
+        std::cout << xs_[i] << " -> " << (grads[i].empty() ? "none" : grads[i]) << "\n";
+      }
+    }
+    return kExitOk;
+  }
+
+ private:
+  std::string graph_path_;
+  std::vector<std::string> ys_, xs_, grad_ys_;
+  std::string unconnected_;
+  std::string output_;
+  bool json_ = false;
+};
+
 }  // namespace
 
+std::unique_ptr<Command> MakeGradientsCommand() {
+  return std::make_unique<GradientsCommand>();
+}
 std::unique_ptr<Command> MakeRunCommand() { return std::make_unique<RunCommand>(); }
 std::unique_ptr<Command> MakeShapesCommand() { return std::make_unique<ShapesCommand>(); }
 

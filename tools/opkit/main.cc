@@ -276,6 +276,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   commands.push_back(MakeLoadCommand());
   commands.push_back(MakeRunCommand());
   commands.push_back(MakeShapesCommand());
+  commands.push_back(MakeGradientsCommand());
   commands.push_back(MakeBenchCommand());
   commands.push_back(MakeCompatCommand());
   return commands;
