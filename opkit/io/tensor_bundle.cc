@@ -205,32 +205,50 @@ leveldb::Options TableOptions() {
   return o;
 }
 
+// Writes all of `data` to `fd` (the file `path`), retrying short writes.
+Status WriteFully(int fd, const std::string& path, std::string_view data) {
+  const char* p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errors::Unavailable("Cannot write checkpoint file ", path, ": ",
+                                 ErrnoText(errno));
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return OkStatus();
+}
+
+// Syncs and closes `fd` (the file `path`); closes it on failure too.
+Status SyncAndClose(int fd, const std::string& path) {
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return errors::Unavailable("Cannot sync ", path, ": ", ErrnoText(err));
+  }
+  if (::close(fd) != 0) {
+    return errors::Unavailable("Cannot close ", path, ": ", ErrnoText(errno));
+  }
+  return OkStatus();
+}
+
 // Writes `bytes` to `path` and syncs it; removes a partial file on error.
 Status WriteAndSync(const std::string& path, std::string_view bytes) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     return errors::Unavailable("Cannot create ", path, ": ", ErrnoText(errno));
   }
-  const char* p = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(path.c_str());
-      return errors::Unavailable("Cannot write ", path, ": ", ErrnoText(err));
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
+  Status s = WriteFully(fd, path, bytes);
+  if (!s.ok()) {
+    ::close(fd);
+  } else {
+    s = SyncAndClose(fd, path);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(path.c_str());
-    return errors::Unavailable("Cannot sync ", path, ": ", ErrnoText(err));
-  }
-  return OkStatus();
+  if (!s.ok()) ::unlink(path.c_str());
+  return s;
 }
 
 // Builds the index table of `header` and `entries` (sorted by key).
@@ -308,15 +326,7 @@ class BundleWriter::OutputFile {
     OPKIT_RETURN_IF_ERROR(FlushBuffer());
     const int fd = fd_;
     fd_ = -1;
-    if (::fsync(fd) != 0) {
-      const int err = errno;
-      ::close(fd);
-      return errors::Unavailable("Cannot sync ", path_, ": ", ErrnoText(err));
-    }
-    if (::close(fd) != 0) {
-      return errors::Unavailable("Cannot close ", path_, ": ", ErrnoText(errno));
-    }
-    return OkStatus();
+    return SyncAndClose(fd, path_);
   }
 
  private:
@@ -328,21 +338,7 @@ class BundleWriter::OutputFile {
     buffer_.clear();
     return OkStatus();
   }
-  Status WriteRaw(std::string_view data) {
-    const char* p = data.data();
-    size_t left = data.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, p, left);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return errors::Unavailable("Cannot write checkpoint file ", path_, ": ",
-                                   ErrnoText(errno));
-      }
-      p += n;
-      left -= static_cast<size_t>(n);
-    }
-    return OkStatus();
-  }
+  Status WriteRaw(std::string_view data) { return WriteFully(fd_, path_, data); }
 
   std::string path_;
   int fd_;

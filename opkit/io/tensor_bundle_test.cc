@@ -7,13 +7,12 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/core/env.h"
 #include "opkit/io/crc32c.h"
 #include "opkit/tensor/allocation_limit.h"
 #include "opkit/tensor/types.h"
@@ -29,15 +28,13 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string bytes;
+  EXPECT_THAT(ReadFileToString(path, &bytes), IsOk()) << path;
+  return bytes;
 }
 
 void WriteAll(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
+  EXPECT_THAT(WriteStringToFile(path, bytes), IsOk()) << path;
 }
 
 bool Exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
