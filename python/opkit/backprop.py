@@ -21,16 +21,17 @@ EagerTensor too, so `x * x` on a constant is recorded. A plain numpy array
 is recorded only where it goes into an op function (the operators of
 ndarray itself are numpy's, which no tape sees).
 
-How ops are recorded. An active tape installs the hook that op functions
-call first (Note [Graph hook], python/src/fast_op.cc), so eager calls pay
-nothing while no tape or graph is active. The hook runs the op and records
-it on each recording tape of the thread that watches one of its inputs.
+How ops are recorded. An op function called while a tape records on the
+thread runs the op and records it in C++ on each recording tape of the
+thread that watches one of its inputs (Note [C++ tape] in
+python/src/tape.h), so eager calls pay one test while no tape records.
 
-gradient() walks the recorded ops backwards and applies each op's gradient
-(opkit.gradient_registry: a Python-registered function, else the C++ one
-run eagerly node by node) through the op functions, so a tape that is still
-recording (an outer one) records the gradient computation: nested tapes
-give higher derivatives where the gradient ops have gradients.
+gradient() walks the recorded ops backwards (in C++) and applies each op's
+gradient: a gradient from the C++ registry runs as one prepared program of
+its nodes; a Python-registered function, and every gradient while another
+tape records on the thread (so that it records the gradient computation:
+nested tapes give higher derivatives where the gradient ops have
+gradients), goes through opkit.gradient_registry and the op functions.
 """
 
 import contextlib
@@ -39,6 +40,7 @@ import threading
 import numpy as np
 
 from opkit import _op_gen
+from opkit import _opkit
 from opkit import dtypes as _dtypes
 from opkit import framework as _framework
 from opkit import gradient_registry as _registry
@@ -83,17 +85,6 @@ def _wrap(value):
     if type(value) is np.ndarray:   # noqa: E721 (exactly ndarray, not a subclass)
         return value.view(EagerTensor)
     return value
-
-
-def _wrap_outputs(out):
-    if isinstance(out, np.ndarray):
-        return _wrap(out)
-    if isinstance(out, list):
-        return [_wrap(o) for o in out]
-    if isinstance(out, tuple):
-        items = [_wrap_outputs(o) for o in out]
-        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
-    return out
 
 
 # Note [EagerTensor operators]: while a tape records on the thread, the
@@ -233,44 +224,25 @@ def _complete_attrs(op):
     return node["attrs"]
 
 
-_flatten = _registry.flatten
-
-
-def _list_inputs(spec):
-    flags = getattr(spec, "_list_inputs", None)
-    if flags is None:
-        flags = spec._list_inputs = [bool(a["number_attr"] or a["type_list_attr"])
-                                     for a in spec.inputs]
-    return flags
-
-
-def _record_hook(fn, args, name):
-    recording = _tapes.recording
-    if not recording:
-        return NotImplemented
-    spec = getattr(fn, "_opkit_spec", None)
-    if spec is None:
-        return NotImplemented
-    n = len(spec.inputs)
-    lists = _list_inputs(spec)
-    for v, is_list in zip(args[:n], lists):
-        if not isinstance(v, np.ndarray) and not (
-                is_list and isinstance(v, list)
-                and all(isinstance(e, np.ndarray) for e in v)):
-            args = fn._opkit_converter.convert(args, symbolic=False)
-            break
-    out = _wrap_outputs(fn._run_eager(*args))
-    grouped = list(args[:n])
-    inputs = _flatten(grouped)
-    watching = [t for t in recording
-                if any(id(x) in t._tracked for x in inputs)]
-    if watching:
-        attrs = {k: v for k, v in zip(spec.fast_attr_names, args[n:]) if v is not None}
-        outputs = _registry._flatten_outputs(out)
-        op = _EagerOp(spec.op_name, attrs, grouped, inputs, outputs)
-        for tape in watching:
-            tape._record(op)
-    return out
+def _apply_recorded(fn, attr_values, lengths, inputs, outputs, out_grads,
+                    needed):
+    """The gradients of one recorded call's inputs (the C++ walk's callback
+    for what it does not run itself): through opkit.gradient_registry, as
+    in graph mode."""
+    spec = getattr(fn, "_opkit_spec", None) or _op_gen.op_spec(fn.__name__)
+    attrs = {k: v for k, v in zip(spec.fast_attr_names, attr_values)
+             if v is not None}
+    grouped, i = [], 0
+    for n in lengths:
+        if n < 0:
+            grouped.append(inputs[i])
+            i += 1
+        else:
+            grouped.append(list(inputs[i:i + n]))
+            i += n
+    op = _EagerOp(spec.op_name, attrs, grouped, inputs, outputs)
+    return _registry.apply_gradient(op, out_grads, _zeros_like, eager=True,
+                                    needed=needed)
 
 
 def _variable_read(variable):
@@ -279,7 +251,8 @@ def _variable_read(variable):
             tape._watch_variable(variable)
 
 
-_framework._tape_hook = _record_hook
+_opkit._set_eager_tensor_type(EagerTensor)
+_opkit._set_python_gradients(_registry._REGISTRY)
 
 
 def _tape_entered():
@@ -287,12 +260,10 @@ def _tape_entered():
     with _active_lock:
         _active += 1
         _framework._on_variable_read = _variable_read
-    _framework._acquire_hook()
 
 
 def _tape_exited():
     global _active
-    _framework._release_hook()
     with _active_lock:
         _active -= 1
         if _active == 0:
@@ -315,8 +286,7 @@ class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
         self._watch_accessed_variables = watch_accessed_variables
-        self._ops = []
-        self._tracked = {}        # id -> the value (kept alive)
+        self._state = _opkit._Tape()   # watched values and recorded calls
         self._variables = []
         self._used = False
         self._entered = False
@@ -329,7 +299,7 @@ class GradientTape:
                              "cannot be entered twice at once")
         self._entered = True
         _tape_entered()
-        _tapes.recording.append(self)
+        self._push()
         return self
 
     def __exit__(self, *exc):
@@ -338,11 +308,16 @@ class GradientTape:
         _tape_exited()
         return False
 
+    def _push(self):
+        _tapes.recording.append(self)
+        _opkit._tape_push(self._state)
+
     def _stop(self):
         rec = _tapes.recording
         for i in range(len(rec) - 1, -1, -1):
             if rec[i] is self:
                 del rec[i]
+                _opkit._tape_pop(self._state)
                 return True
         return False
 
@@ -357,12 +332,11 @@ class GradientTape:
             yield
         finally:
             if was:
-                _tapes.recording.append(self)
+                self._push()
 
     def reset(self):
         """Forgets everything recorded (the tape keeps recording if active)."""
-        self._ops = []
-        self._tracked = {}
+        self._state.reset()
         self._variables = []
         self._used = False
 
@@ -377,7 +351,7 @@ class GradientTape:
             elif isinstance(t, np.ndarray):
                 if t.dtype.kind not in "fc":
                     continue   # TensorFlow watches floating tensors only
-                self._tracked[id(t)] = t
+                self._state.watch(t)
             elif isinstance(t, _framework.Tensor):
                 raise ValueError("GradientTape.watch takes eager values; for a "
                                  "graph Tensor use opkit.gradients")
@@ -391,18 +365,12 @@ class GradientTape:
             raise ValueError(f"Variable {variable.name} belongs to a graph; "
                              "use opkit.gradients there")
         handle = variable.handle
-        if id(handle) not in self._tracked:
-            self._tracked[id(handle)] = handle
+        if not self._state.is_tracked(handle):
+            self._state.watch(handle)
             self._variables.append(variable)
 
     def watched_variables(self):
         return list(self._variables)
-
-    def _record(self, op):
-        self._ops.append(op)
-        for o in op.outputs:
-            if _trainable(o):
-                self._tracked[id(o)] = o
 
     # --- Gradients ------------------------------------------------------------
 
@@ -436,53 +404,32 @@ class GradientTape:
                                     unconnected)
         finally:
             if was_recording:
-                _tapes.recording.append(self)
+                self._push()
             if not self._persistent:
-                self._ops = []
-                self._tracked = {}
+                self._state.reset()
         return rebuild(result)
 
     def _gradient(self, targets, sources, output_gradients, unconnected):
-        source_ids = [id(s.handle) if isinstance(s, _framework.Variable) else id(s)
-                      for s in sources]
-        reach = {i for i in source_ids if i in self._tracked}
-        relevant = []
-        for op in self._ops:
-            if any(id(x) in reach for x in op.inputs):
-                relevant.append(op)
-                reach.update(id(o) for o in op.outputs if _trainable(o))
-        grads = {}
+        keys = [s.handle if isinstance(s, _framework.Variable) else s
+                for s in sources]
+        seeds = []
         for i, t in enumerate(targets):
-            if id(t) not in reach:
-                continue
             if output_gradients is not None and output_gradients[i] is not None:
-                seed = output_gradients[i]
+                seeds.append(output_gradients[i])
+            elif self._state.is_tracked(t):
+                seeds.append(np.ones_like(np.asarray(t)))
             else:
-                seed = np.ones_like(np.asarray(t))
-            grads.setdefault(id(t), []).append(seed)
-        for op in reversed(relevant):
-            out_grads = []
-            for o in op.outputs:
-                terms = grads.get(id(o))
-                g = _gradients_impl.aggregate(terms)
-                if terms is not None and len(terms) > 1:
-                    grads[id(o)] = [g]
-                out_grads.append(g)
-            if all(g is None for g in out_grads):
-                continue
-            needed = [id(x) in reach for x in op.inputs]
-            in_grads = _registry.apply_gradient(op, out_grads, _zeros_like,
-                                                eager=True, needed=needed)
-            for x, g in zip(op.inputs, in_grads):
-                if g is not None and id(x) in reach:
-                    grads.setdefault(id(x), []).append(g)
-        out = []
-        for s, sid in zip(sources, source_ids):
-            g = _gradients_impl.aggregate(grads.get(sid))
-            if g is None and unconnected is UnconnectedGradients.ZERO:
-                value = s.numpy() if isinstance(s, _framework.Variable) else s
-                g = np.zeros_like(np.asarray(value))
-            out.append(g)
+                seeds.append(None)
+        # Gradient programs run without recording; while another tape
+        # records on the thread every gradient goes through the op functions.
+        out = self._state.gradient(targets, seeds, keys, _apply_recorded,
+                                   _gradients_impl.aggregate, _zeros_like,
+                                   not _tapes.recording)
+        if unconnected is UnconnectedGradients.ZERO:
+            for k, (s, g) in enumerate(zip(sources, out)):
+                if g is None:
+                    value = s.numpy() if isinstance(s, _framework.Variable) else s
+                    out[k] = np.zeros_like(np.asarray(value))
         return out
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
@@ -511,8 +458,7 @@ class GradientTape:
             self._persistent = persistent
             self._used = True
             if not persistent:
-                self._ops = []
-                self._tracked = {}
+                self._state.reset()
         out = []
         for k, s in enumerate(flat_sources):
             shape = np.shape(s.numpy() if isinstance(s, _framework.Variable) else s)
@@ -522,12 +468,6 @@ class GradientTape:
         if _gradients_impl._unconnected(unconnected_gradients) is UnconnectedGradients.NONE:
             out = [None if c is None else o for o, c in zip(out, connected)]
         return rebuild(out)
-
-
-def _trainable(value):
-    """Whether gradients flow into `value` (floating and complex arrays;
-    integer outputs such as a Shape's are not followed, as in TensorFlow)."""
-    return isinstance(value, np.ndarray) and value.dtype.kind in "fc"
 
 
 def _zeros_like(value):

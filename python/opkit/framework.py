@@ -66,8 +66,7 @@ def get_default_session():
 
 def _acquire_hook():
     """Installs the hook op functions call first (Note [Graph hook] in
-    python/src/fast_op.cc) for one more user: a graph context or an active
-    GradientTape."""
+    python/src/fast_op.cc) for one more graph context."""
     global _open_contexts
     with _contexts_lock:
         _open_contexts += 1
@@ -88,9 +87,6 @@ def executing_eagerly():
     return not _state.graphs
 
 
-# Set by opkit.backprop: records an eager call on the thread's active
-# GradientTapes (or returns NotImplemented when none records).
-_tape_hook = None
 # Set by opkit.backprop while some GradientTape is active: called with an
 # eager Variable before each read (tapes watch trainable variables read).
 _on_variable_read = None
@@ -99,8 +95,6 @@ _on_variable_read = None
 def _graph_hook(fn, args, name):
     graphs = _state.graphs
     if not graphs:
-        if _tape_hook is not None:
-            return _tape_hook(fn, args, name)
         return NotImplemented
     spec = getattr(fn, "_opkit_spec", None)
     if spec is None:

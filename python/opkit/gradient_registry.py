@@ -455,12 +455,3 @@ def _dtype_of(t):
     if dtype is None:
         return _DT_RESOURCE
     return int(dtype)
-
-
-# A variable's read passes its gradient to the variable (TensorFlow's
-# _ReadGrad in resource_variable_ops.py); registered here unless the C++
-# registry has it.
-if _opkit._gradient_kind("ReadVariableOp") == "missing":
-    @RegisterGradient("ReadVariableOp")
-    def _read_grad(_, grad):
-        return grad

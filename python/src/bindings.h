@@ -5,6 +5,7 @@
 //   BindSession(m);   // the Session class (session.cc)
 //   BindGraph(m);     // node building and shapes for Python graphs (graph.cc)
 //   BindGradients(m); // the C++ gradient registry for Python (gradients.cc)
+//   BindTape(m);      // GradientTape's recorded state (tape.cc)
 #ifndef OPKIT_PYTHON_SRC_BINDINGS_H_
 #define OPKIT_PYTHON_SRC_BINDINGS_H_
 
@@ -23,6 +24,7 @@ void BindSession(pybind11::module_& m);
 void BindGraph(pybind11::module_& m);
 void BindGradients(pybind11::module_& m);
 void BindOpGenOverrides(pybind11::module_& m);
+void BindTape(pybind11::module_& m);
 
 // Raises the opkit.errors exception of a non-OK `status` as a C++
 // pybind11::error_already_set; does nothing for OK.

@@ -82,9 +82,11 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
 // reference to the Tensor); DT_STRING becomes an object array of bytes, and
 // DT_RESOURCE an opkit.ResourceTensor and DT_VARIANT an opkit.VariantTensor
 // (not arrays: handles and variants are opaque).
-// `readonly` clears the WRITEABLE flag. New reference, or nullptr with an
+// `readonly` clears the WRITEABLE flag; `subtype` (an ndarray subclass)
+// makes the array one of that type. New reference, or nullptr with an
 // exception set.
-PyObject* TensorToNdarray(const Tensor& tensor, bool readonly);
+PyObject* TensorToNdarray(const Tensor& tensor, bool readonly,
+                          PyTypeObject* subtype = nullptr);
 
 // opkit.ResourceTensor and opkit.VariantTensor (resource_tensor.cc): the
 // types, ready on first use (null with an exception if one cannot be);

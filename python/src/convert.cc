@@ -624,9 +624,17 @@ bool NdarrayToTensorCopy(PyArrayObject* array, const char* arg_name,
   return ConvertArray(array, arg_name, out, /*allow_zero_copy=*/false, nullptr);
 }
 
-PyObject* TensorToNdarray(const Tensor& tensor, bool readonly) {
+PyObject* TensorToNdarray(const Tensor& tensor, bool readonly,
+                          PyTypeObject* subtype) {
   if (tensor.dtype() == DT_RESOURCE || tensor.dtype() == DT_VARIANT) {
     return WrapOpaqueTensor(tensor);
+  }
+  if (subtype != nullptr && subtype != &PyArray_Type &&
+      (tensor.dtype() == DT_STRING || tensor.NumElements() == 0)) {
+    PyRef plain(TensorToNdarray(tensor, readonly));
+    if (!plain) return nullptr;
+    return PyArray_View(reinterpret_cast<PyArrayObject*>(plain.get()), nullptr,
+                        subtype);
   }
   const int typenum = DataTypeToNumpy(tensor.dtype());
   if (typenum < 0) {
@@ -670,7 +678,8 @@ PyObject* TensorToNdarray(const Tensor& tensor, bool readonly) {
   }
   PyRef capsule(NewTensorHolder(tensor));
   if (!capsule) return nullptr;
-  PyRef array(PyArray_New(&PyArray_Type, nd, dims, typenum, nullptr,
+  PyRef array(PyArray_New(subtype != nullptr ? subtype : &PyArray_Type, nd,
+                          dims, typenum, nullptr,
                           tensor.data(), 0,
                           readonly ? (NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED)
                                    : NPY_ARRAY_CARRAY,

@@ -40,6 +40,7 @@
 #include "absl/container/inlined_vector.h"
 #include "opkit/op/op_registry.h"
 #include "fast_op.h"
+#include "tape.h"
 
 namespace opkit {
 namespace internal {
@@ -87,6 +88,8 @@ struct CacheEntry {
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;
   bool busy = false;
+  // The gradients of this signature, made when a tape first records it.
+  std::shared_ptr<GradientCache> gradients;
 
   ~CacheEntry() {
     for (PyObject* a : attrs) Py_XDECREF(a);
@@ -315,7 +318,8 @@ CacheEntry* AddEntry(FastOpState* st, PyObject* const* attr_args,
 
 PyObject* BuildResult(const FastOpState& st, const std::vector<int>& lens,
                       std::vector<Tensor>* outputs,
-                      const absl::InlinedVector<Tensor, 4>& zero_copy_inputs) {
+                      const absl::InlinedVector<Tensor, 4>& zero_copy_inputs,
+                      PyTypeObject* subtype) {
   size_t total = 0;
   for (int len : lens) total += len < 0 ? 1 : static_cast<size_t>(len);
   if (total != outputs->size()) {
@@ -331,7 +335,7 @@ PyObject* BuildResult(const FastOpState& st, const std::vector<int>& lens,
     for (const Tensor& in : zero_copy_inputs) {
       if (t.SharesBufferWith(in)) readonly = true;
     }
-    return TensorToNdarray(t, readonly);
+    return TensorToNdarray(t, readonly, subtype);
   };
   if (lens.empty()) Py_RETURN_NONE;
   size_t next = 0;
@@ -360,14 +364,19 @@ PyObject* BuildResult(const FastOpState& st, const std::vector<int>& lens,
   return PyObject_Call(st.output_class, tuple.get(), nullptr);
 }
 
+// Runs the op on its converted inputs; the results are arrays of
+// `subtype` (null: plain ndarrays). `*entry`, when given, is set to the
+// cache entry the call ran (valid until the next call of this op).
 PyObject* RunOp(FastOpState* st, PyObject* const* args,
-                const FlatArrays& arrays, const FlatTypes& dtypes) {
+                const FlatArrays& arrays, const FlatTypes& dtypes,
+                PyTypeObject* subtype = nullptr, CacheEntry** entry = nullptr) {
   PyObject* const* attr_args = args + st->input_is_list.size();
   CacheEntry* e = FindEntry(*st, attr_args, dtypes);
   if (e == nullptr) {
     e = AddEntry(st, attr_args, dtypes);
     if (e == nullptr) return nullptr;
   }
+  if (entry != nullptr) *entry = e;
   // A call already running this entry (another thread, with the GIL
   // released) owns its PreparedOp: run through the thread-safe context.
   const bool own = !e->busy;
@@ -447,7 +456,7 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
             : PyEagerContext()->Run(st->op_name, inputs, attrs_copy, &outputs);
   }
   if (!s.ok()) return RaiseStatus(s);
-  return BuildResult(*st, out_lens, &outputs, zero_copy);
+  return BuildResult(*st, out_lens, &outputs, zero_copy, subtype);
 }
 
 // Binds positional and keyword arguments to the parameters as Python
@@ -533,6 +542,8 @@ PyObject* CallGraphHook(PyObject* self, PyObject* const* args,
 }
 
 PyObject* RunSlots(FastOpState* st, PyObject* const* args, Py_ssize_t nargs);
+PyObject* RecordSlots(PyObject* self, FastOpState* st, PyObject* const* args,
+                      Py_ssize_t nargs);
 
 PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
                            size_t nargsf, PyObject* kwnames) {
@@ -567,6 +578,7 @@ PyObject* FastOpVectorcall(PyObject* self, PyObject* const* args,
     if (built != Py_NotImplemented) return built;
     Py_DECREF(built);
   }
+  if (TapesRecording()) return RecordSlots(self, st, args, nargs);
   return RunSlots(st, args, nargs);
 }
 
@@ -584,34 +596,75 @@ PyObject* FastOpRunEager(PyObject* self, PyObject* const* args, Py_ssize_t nargs
   return RunSlots(st, args, nargs);
 }
 
-PyObject* RunSlots(FastOpState* st, PyObject* const* args, Py_ssize_t nargs) {
-  FlatArrays arrays;
-  FlatTypes dtypes;
-  if (ParseInputs(*st, args, &arrays, &dtypes)) {
-    return RunOp(st, args, arrays, dtypes);
-  }
+// The call's slots with every input an array (or opaque tensor), listed
+// in `arrays`/`dtypes`: `args` itself, or the items of `*converted`. Null
+// with an exception set when they cannot be converted.
+PyObject* const* ConvertSlots(FastOpState* st, PyObject* const* args,
+                              Py_ssize_t nargs, PyRef* converted,
+                              FlatArrays* arrays, FlatTypes* dtypes) {
+  if (ParseInputs(*st, args, arrays, dtypes)) return args;
   // Python values, numpy scalars, ...: TensorFlow's conversion rules live in
   // the Python converter.
-  PyRef converted(PyObject_Vectorcall(st->converter, args, nargs, nullptr));
-  if (!converted) return nullptr;
-  if (!PyTuple_Check(converted.get()) ||
-      PyTuple_GET_SIZE(converted.get()) != nargs) {
+  converted->reset(PyObject_Vectorcall(st->converter, args, nargs, nullptr));
+  if (!*converted) return nullptr;
+  if (!PyTuple_Check(converted->get()) ||
+      PyTuple_GET_SIZE(converted->get()) != nargs) {
     PyErr_Format(PyExc_TypeError,
                  "the converter of %s must return a tuple of %zd values",
                  st->op_name.c_str(), nargs);
     return nullptr;
   }
-  PyObject* const* cargs = &PyTuple_GET_ITEM(converted.get(), 0);
-  arrays.clear();
-  dtypes.clear();
-  if (!ParseInputs(*st, cargs, &arrays, &dtypes)) {
+  PyObject* const* cargs = &PyTuple_GET_ITEM(converted->get(), 0);
+  arrays->clear();
+  dtypes->clear();
+  if (!ParseInputs(*st, cargs, arrays, dtypes)) {
     PyErr_Format(PyExc_TypeError,
                  "%s: the inputs could not be converted to numpy arrays of "
                  "a supported dtype",
                  st->op_name.c_str());
     return nullptr;
   }
-  return RunOp(st, cargs, arrays, dtypes);
+  return cargs;
+}
+
+PyObject* RunSlots(FastOpState* st, PyObject* const* args, Py_ssize_t nargs) {
+  FlatArrays arrays;
+  FlatTypes dtypes;
+  PyRef converted;
+  PyObject* const* used =
+      ConvertSlots(st, args, nargs, &converted, &arrays, &dtypes);
+  if (used == nullptr) return nullptr;
+  return RunOp(st, used, arrays, dtypes);
+}
+
+// A call while a GradientTape records on this thread (Note [C++ tape] in
+// tape.h): runs the op, returns its results as EagerTensors and records
+// it on the tapes watching an input.
+PyObject* RecordSlots(PyObject* self, FastOpState* st, PyObject* const* args,
+                      Py_ssize_t nargs) {
+  FlatArrays arrays;
+  FlatTypes dtypes;
+  PyRef converted;
+  PyObject* const* used =
+      ConvertSlots(st, args, nargs, &converted, &arrays, &dtypes);
+  if (used == nullptr) return nullptr;
+  CacheEntry* entry = nullptr;
+  PyRef result(RunOp(st, used, arrays, dtypes, EagerTensorType(), &entry));
+  if (!result) return nullptr;
+  RecordedCall call;
+  call.fn = self;
+  call.op = &st->op_name;
+  call.args = used;
+  call.num_inputs = static_cast<int>(st->input_is_list.size());
+  call.num_args = static_cast<int>(nargs);
+  call.input_is_list = &st->input_is_list;
+  call.flat_inputs = arrays.data();
+  call.num_flat_inputs = arrays.size();
+  call.cache = &entry->gradients;
+  call.dtypes = &entry->dtypes;
+  call.attrs = &entry->eager_attrs;
+  if (!RecordOperation(call, result.get())) return nullptr;
+  return result.release();
 }
 
 // params: a sequence of (name, slot, default, keyword_only) with `default`

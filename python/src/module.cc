@@ -169,4 +169,5 @@ PYBIND11_MODULE(_opkit, m) {
   BindGraph(m);
   BindGradients(m);
   BindOpGenOverrides(m);
+  BindTape(m);
 }

@@ -2,10 +2,13 @@
 (opkit.test.compute_gradient), and TensorFlow's tape rules (watching,
 persistence, nesting, variables, stop_recording)."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
 import opkit
+from opkit import _opkit
 from opkit.backprop import EagerTensor
 
 RNG = np.random.default_rng(11)
@@ -116,30 +119,54 @@ def test_unwatched_values_are_not_differentiated():
     assert tape.gradient(y, x) is None
 
 
-def _count_gradient_ops(monkeypatch):
+class _NodeCounts:
+    """Gradient nodes run, per op type: by gradient programs (C++) and by
+    the op functions (the Python path)."""
+
+    def __init__(self):
+        self.python = {}
+
+    def as_dict(self):
+        out = dict(self.python)
+        for op, n in _opkit._gradient_node_counts().items():
+            out[op] = out.get(op, 0) + n
+        return out
+
+    def get(self, op, default=None):
+        return self.as_dict().get(op, default)
+
+    def clear(self):
+        self.python.clear()
+        _opkit._count_gradient_nodes(True)
+
+
+@pytest.fixture
+def node_counts(monkeypatch):
     """Counts, per op type, the gradient-graph nodes the tape runs."""
     from opkit import gradient_registry
-    counts = {}
+    counts = _NodeCounts()
     run = gradient_registry._PreparedNode.run
 
     def counting_run(node, inputs, eager):
         name = node.fn._opkit_spec.op_name
-        counts[name] = counts.get(name, 0) + 1
+        counts.python[name] = counts.python.get(name, 0) + 1
         return run(node, inputs, eager)
 
     monkeypatch.setattr(gradient_registry._PreparedNode, "run", counting_run)
-    return counts
+    _opkit._count_gradient_nodes(True)
+    yield counts
+    _opkit._count_gradient_nodes(False)
 
 
 @pytest.mark.parametrize("ta", [False, True])
 @pytest.mark.parametrize("tb", [False, True])
-def test_gradient_of_an_unwatched_input_is_not_computed(monkeypatch, ta, tb):
+def test_gradient_of_an_unwatched_input_is_not_computed(node_counts, ta, tb):
     # As TensorFlow's eager MatMul gradient skips op.skip_input_indices: the
     # data operand of matmul(x, w) gets no gradient MatMul of its own.
     x = randf(3, 5) if ta else randf(5, 3)
     w_value = randf(4, 3) if tb else randf(3, 4)
     w = opkit.Variable(w_value)
-    counts = _count_gradient_ops(monkeypatch)
+    counts = node_counts
     with opkit.GradientTape() as tape:
         y = opkit.reduce_sum(opkit.matmul(x, w, transpose_a=ta, transpose_b=tb))
     dw = tape.gradient(y, w)
@@ -160,11 +187,14 @@ def test_gradient_of_an_unwatched_input_is_not_computed(monkeypatch, ta, tb):
     np.testing.assert_allclose(dx, want_x.T if ta else want_x, rtol=1e-5)
 
 
-def test_shape_only_gradient_nodes_run_once_per_shape(monkeypatch):
+@pytest.mark.parametrize("nested", [False, True])
+def test_shape_only_gradient_nodes_run_once_per_shape(node_counts, nested):
     # Note [Shape-only gradient nodes]: Mean's gradient finds the kept
-    # dimensions and the count from shapes; those nodes run on the first
-    # call for a shape signature only, and each shape gets its own values.
-    counts = _count_gradient_ops(monkeypatch)
+    # dimensions and the count from shapes. Under an outer tape (nested:
+    # gradients go through the op functions, to be recorded) those nodes
+    # run on the first call for a shape signature only, and each shape gets
+    # its own values; a gradient program runs them every time, in C++.
+    counts = node_counts
 
     def mean_grad(x, axis, keepdims):
         xc = opkit.constant(x)
@@ -175,21 +205,28 @@ def test_shape_only_gradient_nodes_run_once_per_shape(monkeypatch):
 
     cases = [((2, 3), None, False), ((4, 5), None, False), ((2, 3), 1, True),
              ((4, 5), 0, False), ((6, 1, 2), [0, 2], False)]
-    for _ in range(2):
+    with contextlib.ExitStack() as stack:
+        if nested:
+            stack.enter_context(opkit.GradientTape())
+        for _ in range(2):
+            for shape, axis, keepdims in cases:
+                x = randf(*shape)
+                np_axis = tuple(axis) if isinstance(axis, list) else axis
+                count = np.size(x) // np.size(np.mean(x, axis=np_axis))
+                np.testing.assert_allclose(mean_grad(x, axis, keepdims),
+                                           np.full(shape, 1.0 / count, np.float32),
+                                           rtol=1e-6)
+        first = counts.as_dict()
+        counts.clear()
         for shape, axis, keepdims in cases:
-            x = randf(*shape)
-            np_axis = tuple(axis) if isinstance(axis, list) else axis
-            count = np.size(x) // np.size(np.mean(x, axis=np_axis))
-            np.testing.assert_allclose(mean_grad(x, axis, keepdims),
-                                       np.full(shape, 1.0 / count, np.float32),
-                                       rtol=1e-6)
-    first = dict(counts)
-    counts.clear()
-    for shape, axis, keepdims in cases:
-        mean_grad(randf(*shape), axis, keepdims)
+            mean_grad(randf(*shape), axis, keepdims)
     assert first.get("Shape", 0) > 0 and first.get("Rank", 0) > 0
-    assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, counts
-    assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
+    if nested:
+        assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, \
+            counts.as_dict()
+        assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
+    else:
+        assert counts.get("Shape", 0) > 0, counts.as_dict()
 
 
 def test_non_persistent_tape_computes_once():
@@ -295,7 +332,7 @@ def test_no_tape_no_recording_and_plain_arrays():
     assert (c - np.float64([1, 2])).dtype == np.float64
     with opkit.GradientTape() as tape:
         assert type(opkit.ops.add_v2(a, a)) is EagerTensor
-        assert tape._ops == []          # nothing watched: nothing recorded
+        assert tape._state.op_types() == []   # nothing watched: nothing recorded
     assert type(opkit.ops.add_v2(a, a)) is np.ndarray
 
 
@@ -304,7 +341,7 @@ def test_watch_refuses_what_it_cannot_track():
         with pytest.raises(TypeError, match="cannot watch"):
             tape.watch("x")
         tape.watch(np.int32([1]))      # integers are not watched, as in TF
-    assert tape._tracked == {}
+    assert tape._state.num_tracked() == 0
     g = opkit.Graph()
     with g.as_default():
         t = opkit.constant(1.0)
@@ -335,7 +372,7 @@ def test_indexing_on_the_tape_is_differentiated():
     with opkit.GradientTape() as tape:
         tape.watch(x)
         y = x[1, 1:] * x[0, :2] + x[..., 0][0]
-        assert [o.type for o in tape._ops].count("StridedSlice") == 4
+        assert tape._state.op_types().count("StridedSlice") == 4
     np.testing.assert_allclose(tape.gradient(y, x), [[7, 6, 0], [0, 1, 2]])
     # Outside a tape (and for fancy keys) indexing is numpy's.
     assert x[np.array([1, 0])].shape == (2, 3)
@@ -374,3 +411,74 @@ PLUMBING = {
 def test_gradient_plumbing_on_the_tape(name):
     fn, shapes = PLUMBING[name]
     check(fn, [randf(*s) for s in shapes])
+
+
+def _tape_gradients(fn, values, nested):
+    """d sum(fn(*values)) / d values, by gradient programs or (nested: an
+    outer tape records) by the op functions."""
+    consts = [opkit.constant(v) for v in values]
+    with contextlib.ExitStack() as stack:
+        if nested:
+            stack.enter_context(opkit.GradientTape())
+        with opkit.GradientTape() as tape:
+            tape.watch(consts)
+            y = fn(*consts)
+        return tape.gradient(y, consts)
+
+
+@pytest.mark.parametrize("name", sorted(PLUMBING))
+def test_gradient_programs_agree_with_the_op_functions(node_counts, name):
+    # Note [C++ tape]: a first-order gradient runs each C++ gradient as a
+    # program; under an outer tape it goes through the op functions. Both
+    # must give the same values (and None in the same places).
+    fn, shapes = PLUMBING[name]
+    values = [randf(*s) for s in shapes]
+    programs = _tape_gradients(fn, values, nested=False)
+    assert sum(_opkit._gradient_node_counts().values()) > 0 or \
+        all(g is None for g in programs)
+    node_counts.clear()
+    by_functions = _tape_gradients(fn, values, nested=True)
+    assert not _opkit._gradient_node_counts()     # no program ran
+    for got, want in zip(programs, by_functions):
+        assert (got is None) == (want is None)
+        if got is not None:
+            np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_gradient_programs_run_on_many_threads():
+    # Large inputs run a program with the GIL released, so threads share
+    # one program's prepared kernels only one at a time (the others run
+    # the nodes through the eager context).
+    import threading
+    w_value = randf(256, 256)
+    x_value = randf(128, 256)
+    want = x_value.sum(axis=0)[:, None] * np.ones((1, 256), np.float32)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(20):
+                w = opkit.constant(w_value)
+                with opkit.GradientTape() as tape:
+                    tape.watch(w)
+                    y = opkit.reduce_sum(opkit.matmul(x_value, w))
+                np.testing.assert_allclose(tape.gradient(y, w), want, rtol=1e-4)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+
+
+def test_a_gradient_passed_through_is_the_callers_array():
+    # Identity's gradient is its output gradient itself: the program hands
+    # back the caller's array, not a copy.
+    x = opkit.constant([1.0, 2.0])
+    seed = np.float32([3.0, 4.0])
+    with opkit.GradientTape() as tape:
+        tape.watch(x)
+        y = O.identity(x)
+    assert tape.gradient(y, x, output_gradients=[seed]) is seed
