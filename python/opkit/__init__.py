@@ -67,6 +67,7 @@ from opkit import array_ops  # noqa: E402
 from opkit import nn  # noqa: E402
 from opkit import test  # noqa: E402
 from opkit import train  # noqa: E402
+from opkit import optimizers  # noqa: E402
 
 # What an op returns for a resource output: opaque handles to pass to other
 # ops (a variable's VarHandleOp result to ReadVariableOp, ...).

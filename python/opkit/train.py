@@ -34,9 +34,12 @@ from opkit import dtypes as _dtypes
 from opkit import errors as _errors
 from opkit import raw_ops as _raw_ops
 from opkit.framework import Variable as _Variable
+from opkit.optimizers import (  # noqa: F401 (TensorFlow 1's tf.train names)
+    AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer)
 
 __all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint",
-           "list_variables", "load_variable", "get_checkpoint_state"]
+           "list_variables", "load_variable", "get_checkpoint_state",
+           "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer"]
 
 _VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
