@@ -1,7 +1,9 @@
 """One training step of an MLP, in PyTorch and in opkit, for
 bench/train_step_bench.cc (and the check that all of them compute the same
 step): forward, gradients of the mean sparse softmax cross-entropy, and a
-plain SGD update of every weight.
+plain SGD update of every weight, each framework's own way: PyTorch's
+in-place `p.add_(g, alpha=-lr)` (what torch.optim.SGD does), opkit's
+optimizers.SGD (TensorFlow's ResourceApplyGradientDescent, in place).
 
     configure_opkit(threads=2)                  # before any eager opkit op
     step = make_step("opkit_tape", threads=2)   # or "opkit_graph", "torch", "numpy"
@@ -81,7 +83,7 @@ def _torch_step(threads):
         grads = torch.autograd.grad(loss, params)
         with torch.no_grad():
             for p, g in zip(params, grads):
-                p.sub_(LEARNING_RATE * g)
+                p.add_(g, alpha=-LEARNING_RATE)
         return float(loss)
 
     step.weights = lambda: [p.detach().numpy().copy() for p in params]
@@ -147,14 +149,14 @@ def _opkit_tape_step(threads):
     params = [opkit.Variable(w) for w in initial_weights()]
     x, y = batch()
     blas_threads = _openblas_threads()
+    optimizer = opkit.optimizers.SGD(LEARNING_RATE)
 
     def step():
         blas_threads(1)
         with opkit.GradientTape() as tape:
             loss = _opkit_forward_loss(opkit, x, y, params)
         grads = tape.gradient(loss, params)
-        for p, g in zip(params, grads):
-            p.assign_sub(LEARNING_RATE * np.asarray(g))
+        optimizer.apply_gradients(zip(grads, params))
         return float(loss)
 
     step.weights = lambda: [p.numpy().copy() for p in params]
@@ -163,7 +165,7 @@ def _opkit_tape_step(threads):
 
 def build_graph(opkit):
     """The training graph: placeholders, variables, loss, gradients and
-    the update ops. Returns (graph, x, y, loss, train_ops, (initializer,
+    the update op. Returns (graph, x, y, loss, train_op, (initializer,
     reads of the weights), seconds spent in opkit.gradients)."""
     graph = opkit.Graph()
     with graph.as_default():
@@ -174,22 +176,23 @@ def build_graph(opkit):
         start = time.perf_counter()
         grads = opkit.gradients(loss, params)
         seconds = time.perf_counter() - start
-        train_ops = [p.assign_sub(LEARNING_RATE * g) for p, g in zip(params, grads)]
+        train_op = opkit.optimizers.SGD(LEARNING_RATE).apply_gradients(
+            zip(grads, params))
         init = opkit.global_variables_initializer()
         reads = [p.read_value() for p in params]
-    return graph, x, y, loss, train_ops, (init, reads), seconds
+    return graph, x, y, loss, train_op, (init, reads), seconds
 
 
 def _opkit_graph_step(threads):
     import opkit
-    graph, x, y, loss, train_ops, (init, reads), _ = build_graph(opkit)
+    graph, x, y, loss, train_op, (init, reads), _ = build_graph(opkit)
     config = opkit.ConfigProto(intra_op_parallelism_threads=threads,
                                inter_op_parallelism_threads=1)
     session = opkit.Session(graph=graph, config=config)
     session.run(init)
     x_np, y_np = batch()
     feed = {x: x_np, y: y_np}
-    fetches = [loss] + train_ops
+    fetches = [loss, train_op]
     blas_threads = _openblas_threads()
 
     def step():

@@ -278,6 +278,11 @@ class SymbolicValue:
         `symbolic`) or an array (eager)."""
         raise NotImplementedError
 
+    def _eager_value(self):
+        """The array an eager call takes for this when no conversion rule
+        is needed (an eager Variable's value), else None."""
+        return None
+
 
 def _as_op_input(v, symbolic, where):
     if isinstance(v, SymbolicValue):
@@ -381,6 +386,8 @@ class _Converter:
     def __init__(self, spec):
         self.spec = spec
         self.n_inputs = len(spec.inputs)
+        self._single = [not (a["number_attr"] or a["type_list_attr"])
+                        for a in spec.inputs]
 
     def _where(self, arg):
         return (f"argument '{self.spec.param[('in', arg['name'])]}' of "
@@ -389,9 +396,32 @@ class _Converter:
     def __call__(self, *args):
         return self.convert(args, symbolic=False)
 
+    def _read_variables(self, args):
+        """The arguments with each eager Variable input replaced by its
+        value, when every other input is an array already (matmul(x, w) on
+        a Variable w: no conversion rule applies); None otherwise."""
+        out = None
+        for i, single in enumerate(self._single):
+            v = args[i]
+            if isinstance(v, np.ndarray):
+                continue
+            if not single or not isinstance(v, SymbolicValue):
+                return None
+            value = v._eager_value()
+            if value is None:
+                return None
+            if out is None:
+                out = list(args)
+            out[i] = value
+        return None if out is None else tuple(out)
+
     def convert(self, args, symbolic):
         """The arguments converted; with `symbolic` (graph mode), symbolic
         Tensors stay as they are and fix their type attrs as arrays do."""
+        if not symbolic:
+            fast = self._read_variables(args)
+            if fast is not None:
+                return fast
         spec = self.spec
         inputs = [_as_op_input(v, symbolic, self._where(arg))
                   for arg, v in zip(spec.inputs, args[:self.n_inputs])]

@@ -25,6 +25,8 @@ def _np_dtype(dtype):
 
 def _rank(x):
     """The static rank of a Tensor, Variable or array-like (None unknown)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim
     if isinstance(x, (_framework.Tensor, _framework.Variable)):
         return x.shape.rank
     return np.ndim(x)

@@ -823,9 +823,17 @@ def _group_outputs(op, spec):
 
 # --- Operators -------------------------------------------------------------------
 
+_internal_ops = None
+
+
 def _ops():
-    from opkit import ops  # noqa: PLC0415 (opkit.ops imports this module's users)
-    return ops._internal   # every op under its own name (OPKIT_OP_GEN_OVERRIDES aside)
+    """opkit.ops._internal: every op under its own name (OPKIT_OP_GEN_OVERRIDES
+    aside), imported on first use (opkit.ops imports this module's users)."""
+    global _internal_ops
+    if _internal_ops is None:
+        from opkit import ops  # noqa: PLC0415
+        _internal_ops = ops._internal
+    return _internal_ops
 
 
 def _in_graph_of(value, fn, *args, **kwargs):
@@ -1074,6 +1082,11 @@ class Variable(_op_gen.SymbolicValue):
     @property
     def initial_value(self):
         return self._initial_value
+
+    def _eager_value(self):
+        """The current value when this is an eager variable (a read, which
+        tapes record), else None: _Converter's fast path."""
+        return self.read_value() if self._graph is None else None
 
     def _as_op_input(self, symbolic, where):
         if self._graph is None:
