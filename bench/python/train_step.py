@@ -147,7 +147,8 @@ def _opkit_tape_step(threads):
         raise RuntimeError(f"opkit's eager threads are not {threads}: call "
                            "configure_opkit(threads) before any eager op")
     params = [opkit.Variable(w) for w in initial_weights()]
-    x, y = batch()
+    # The batch as opkit tensors, once (as PyTorch's from_numpy above).
+    x, y = (opkit.constant(v) for v in batch())
     blas_threads = _openblas_threads()
     optimizer = opkit.optimizers.SGD(LEARNING_RATE)
 

@@ -28,20 +28,24 @@ namespace {
 // work to the pool costs more than it saves.
 constexpr int64_t kInlineElements = 32768;
 
+// max(x, 0) with x first: Eigen's default max returns its first argument
+// when that is NaN (std::max's rule, which its packets follow too), so NaN
+// stays NaN without PropagateNaN's extra compare per packet (which costs
+// about 1.5x the time on a large input). ReluAndRelu6KeepNanInEveryLane checks it.
 template <typename T>
 struct ReluFunctor {
   template <typename X>
   auto operator()(const X& x) const {
-    return x.template cwiseMax<Eigen::PropagateNaN>(T(0));
+    return x.cwiseMax(T(0));
   }
 };
 
+// min(max(x, 0), 6), x first in both: NaN stays NaN (see ReluFunctor).
 template <typename T>
 struct Relu6Functor {
   template <typename X>
   auto operator()(const X& x) const {
-    return x.template cwiseMax<Eigen::PropagateNaN>(T(0))
-        .template cwiseMin<Eigen::PropagateNaN>(T(6));
+    return x.cwiseMax(T(0)).cwiseMin(T(6));
   }
 };
 

@@ -80,6 +80,38 @@ TEST_F(ActivationTest, NanStaysNan) {
   }
 }
 
+// Long enough for the vectorized paths (and the sharded one): every NaN,
+// wherever it sits in a packet, stays NaN; everything else is max(x, 0).
+TEST_F(ActivationTest, ReluAndRelu6KeepNanInEveryLane) {
+  auto check = [this](auto tag) {
+    using T = decltype(tag);
+    const int64_t n = 70001;
+    Tensor in(DataTypeToEnum<T>::value, TensorShape({n}));
+    auto x = in.flat<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      x(i) = i % 11 == 0 ? static_cast<T>(std::numeric_limits<float>::quiet_NaN())
+                         : static_cast<T>(static_cast<float>(i % 7) - 3.f);
+    }
+    for (const char* op : {"Relu", "Relu6"}) {
+      std::vector<double> got = this->template Run<T>(op, in);
+      ASSERT_EQ(got.size(), static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        if (i % 11 == 0) {
+          ASSERT_TRUE(std::isnan(got[i]))
+              << op << " " << i << " " << DataTypeString(in.dtype());
+        } else {
+          ASSERT_EQ(got[i], std::max(static_cast<double>(i % 7) - 3.0, 0.0))
+              << op << " " << i;
+        }
+      }
+    }
+  };
+  check(float());
+  check(double());
+  check(half());
+  check(bfloat16());
+}
+
 template <typename T>
 class ReluTypedTest : public ActivationTest {};
 

@@ -28,6 +28,7 @@
 #include <functional>
 #include <string>
 
+#include "Eigen/Core"
 #include "opkit/core/errors.h"
 #include "opkit/core/mutex.h"
 #include "opkit/kernel/op_kernel.h"
@@ -129,6 +130,12 @@ Status Scalar(OpKernelContext* ctx, int i, const char* name, T* value) {
   return OkStatus();
 }
 
+// Element ranges as Eigen arrays, so that the updates are vectorized.
+template <typename T>
+using Arr = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <typename T>
+using ConstArr = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+
 // The shared body: `N` resource inputs (the variable, then its slots),
 // the gradient at input `grad_index`; `update(vars, grad, first, last)`
 // updates elements [first, last).
@@ -156,8 +163,8 @@ class ApplyGradientDescentOp : public OpKernel {
     OP_REQUIRES_OK(ctx, Scalar(ctx, 1, "alpha", &alpha));
     Apply<T, 1>(ctx, 2, [alpha](const std::array<T*, 1>& v, const T* g,
                                 int64_t first, int64_t last) {
-      T* var = v[0];
-      for (int64_t i = first; i < last; ++i) var[i] -= alpha * g[i];
+      const int64_t n = last - first;
+      Arr<T>(v[0] + first, n) -= alpha * ConstArr<T>(g + first, n);
     });
   }
 };
@@ -176,16 +183,22 @@ class ApplyMomentumOp : public OpKernel {
     const bool nesterov = nesterov_;
     Apply<T, 2>(ctx, 3, [=](const std::array<T*, 2>& v, const T* g,
                             int64_t first, int64_t last) {
-      T* var = v[0];
-      T* accum = v[1];
-      for (int64_t i = first; i < last; ++i) {
-        if (kKeras) {
-          accum[i] = accum[i] * momentum - lr * g[i];
-          var[i] += nesterov ? accum[i] * momentum - lr * g[i] : accum[i];
+      const int64_t n = last - first;
+      Arr<T> var(v[0] + first, n), accum(v[1] + first, n);
+      ConstArr<T> grad(g + first, n);
+      if (kKeras) {
+        accum = accum * momentum - lr * grad;
+        if (nesterov) {
+          var += accum * momentum - lr * grad;
         } else {
-          accum[i] = accum[i] * momentum + g[i];
-          var[i] -= nesterov ? g[i] * lr + accum[i] * momentum * lr
-                             : lr * accum[i];
+          var += accum;
+        }
+      } else {
+        accum = accum * momentum + grad;
+        if (nesterov) {
+          var -= grad * lr + accum * (momentum * lr);
+        } else {
+          var -= lr * accum;
         }
       }
     });
@@ -214,14 +227,15 @@ class ApplyAdamOp : public OpKernel {
     const bool nesterov = nesterov_;
     Apply<T, 3>(ctx, 9, [=](const std::array<T*, 3>& v, const T* g,
                             int64_t first, int64_t last) {
-      T* var = v[0];
-      T* m = v[1];
-      T* s = v[2];
-      for (int64_t i = first; i < last; ++i) {
-        m[i] += (g[i] - m[i]) * (1 - beta1);
-        s[i] += (g[i] * g[i] - s[i]) * (1 - beta2);
-        const T step = nesterov ? m[i] * beta1 + (1 - beta1) * g[i] : m[i];
-        var[i] -= lr_t * step / (static_cast<T>(std::sqrt(s[i])) + epsilon);
+      const int64_t n = last - first;
+      Arr<T> var(v[0] + first, n), m(v[1] + first, n), s(v[2] + first, n);
+      ConstArr<T> grad(g + first, n);
+      m += (grad - m) * (1 - beta1);
+      s += (grad.square() - s) * (1 - beta2);
+      if (nesterov) {
+        var -= lr_t * (m * beta1 + (1 - beta1) * grad) / (s.sqrt() + epsilon);
+      } else {
+        var -= lr_t * m / (s.sqrt() + epsilon);
       }
     });
   }

@@ -57,10 +57,27 @@ def constant(value, dtype=None, shape=None, name="Const"):
                             f"cannot take the shape {list(shape)}")
     graph = _framework.get_default_graph()
     if graph is None:
-        # An EagerTensor, so that operators on it are recorded by tapes.
+        # An EagerTensor (so that operators on it are recorded by tapes) of
+        # its own, as tf.constant: later writes to `value` do not change it.
         from opkit import backprop  # noqa: PLC0415 (backprop imports opkit.ops users)
-        return arr.view(backprop.EagerTensor)
+        return _aligned_copy(arr).view(backprop.EagerTensor)
     return graph._const(np.ascontiguousarray(arr), name or "Const")
+
+
+# The alignment opkit's allocator gives (kAllocatorAlignment): an input
+# aligned so is taken without a copy by every op call.
+_ALIGNMENT = 64
+
+
+def _aligned_copy(arr):
+    """A C-contiguous copy of `arr` whose data is 64-byte aligned."""
+    if arr.dtype.kind in "OSUV" or arr.nbytes == 0:
+        return np.array(arr, copy=True, order="C")
+    raw = np.empty(arr.nbytes + _ALIGNMENT, np.uint8)
+    offset = (-raw.ctypes.data) % _ALIGNMENT
+    out = raw[offset:offset + arr.nbytes].view(arr.dtype).reshape(arr.shape)
+    np.copyto(out, arr)
+    return out
 
 
 def placeholder(dtype, shape=None, name=None):

@@ -364,9 +364,7 @@ class GradientTape:
         if variable.graph is not None:
             raise ValueError(f"Variable {variable.name} belongs to a graph; "
                              "use opkit.gradients there")
-        handle = variable.handle
-        if not self._state.is_tracked(handle):
-            self._state.watch(handle)
+        if self._state.watch(variable.handle):
             self._variables.append(variable)
 
     def watched_variables(self):

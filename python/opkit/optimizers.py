@@ -43,7 +43,7 @@ class Optimizer:
 
     _slot_names = ()
     _uses_step = False     # whether _apply reads the step number
-    _one = np.int64(1)
+    _one = np.ones((), np.int64)
 
     def __init__(self, name, learning_rate):
         if not isinstance(name, str) or not name:
@@ -107,6 +107,13 @@ class Optimizer:
         """A hyperparameter as the update op takes it: a 0-d array of the
         variable's dtype eagerly (taken as it is, no conversion), the
         value itself in a graph (a Const, or a Tensor / Variable given)."""
+        if graph is None:
+            try:
+                scalar = self._scalars.get((value, dtype))
+            except TypeError:   # an unhashable value (a Tensor, ...)
+                scalar = None
+            if scalar is not None:
+                return scalar
         if callable(value):
             value = value()
         if graph is not None or isinstance(value, (_framework.Tensor,
@@ -144,9 +151,10 @@ class Optimizer:
         iterations = self._iterations_variable(graph)
         if graph is None:
             step = int(iterations.numpy()) + 1 if self._uses_step else None
+            apply = self._apply
             for g, v in pairs:
-                self._apply(v, g, step, None)
-            iterations.assign_add(self._one)
+                apply(v, g, step, None)
+            _ops.assign_add_variable_op(iterations.handle, self._one)
             return iterations
         with graph.as_default(), graph.name_scope(name or self._name):
             step = _ops.cast(iterations.read_value() + np.int64(1), _dtypes.float32)

@@ -364,19 +364,28 @@ PyObject* BuildResult(const FastOpState& st, const std::vector<int>& lens,
   return PyObject_Call(st.output_class, tuple.get(), nullptr);
 }
 
+// What a recorded call keeps of a run besides its result: the cache entry
+// it ran (valid until the next call of this op) and its input and output
+// Tensors (for the tape's backward pass, which then converts nothing).
+struct RunRecord {
+  CacheEntry* entry = nullptr;
+  std::vector<Tensor> inputs;
+  std::vector<Tensor> outputs;
+};
+
 // Runs the op on its converted inputs; the results are arrays of
-// `subtype` (null: plain ndarrays). `*entry`, when given, is set to the
-// cache entry the call ran (valid until the next call of this op).
+// `subtype` (null: plain ndarrays). `*record`, when given, gets what a
+// tape keeps.
 PyObject* RunOp(FastOpState* st, PyObject* const* args,
                 const FlatArrays& arrays, const FlatTypes& dtypes,
-                PyTypeObject* subtype = nullptr, CacheEntry** entry = nullptr) {
+                PyTypeObject* subtype = nullptr, RunRecord* record = nullptr) {
   PyObject* const* attr_args = args + st->input_is_list.size();
   CacheEntry* e = FindEntry(*st, attr_args, dtypes);
   if (e == nullptr) {
     e = AddEntry(st, attr_args, dtypes);
     if (e == nullptr) return nullptr;
   }
-  if (entry != nullptr) *entry = e;
+  if (record != nullptr) record->entry = e;
   // A call already running this entry (another thread, with the GIL
   // released) owns its PreparedOp: run through the thread-safe context.
   const bool own = !e->busy;
@@ -456,6 +465,10 @@ PyObject* RunOp(FastOpState* st, PyObject* const* args,
             : PyEagerContext()->Run(st->op_name, inputs, attrs_copy, &outputs);
   }
   if (!s.ok()) return RaiseStatus(s);
+  if (record != nullptr) {
+    record->inputs = inputs;
+    record->outputs = outputs;
+  }
   return BuildResult(*st, out_lens, &outputs, zero_copy, subtype);
 }
 
@@ -648,9 +661,10 @@ PyObject* RecordSlots(PyObject* self, FastOpState* st, PyObject* const* args,
   PyObject* const* used =
       ConvertSlots(st, args, nargs, &converted, &arrays, &dtypes);
   if (used == nullptr) return nullptr;
-  CacheEntry* entry = nullptr;
-  PyRef result(RunOp(st, used, arrays, dtypes, EagerTensorType(), &entry));
+  RunRecord run;
+  PyRef result(RunOp(st, used, arrays, dtypes, EagerTensorType(), &run));
   if (!result) return nullptr;
+  CacheEntry* entry = run.entry;
   RecordedCall call;
   call.fn = self;
   call.op = &st->op_name;
@@ -663,6 +677,8 @@ PyObject* RecordSlots(PyObject* self, FastOpState* st, PyObject* const* args,
   call.cache = &entry->gradients;
   call.dtypes = &entry->dtypes;
   call.attrs = &entry->eager_attrs;
+  call.input_tensors = &run.inputs;
+  call.output_tensors = &run.outputs;
   if (!RecordOperation(call, result.get())) return nullptr;
   return result.release();
 }

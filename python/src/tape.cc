@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -78,8 +79,37 @@ struct TapeRecord {
   std::vector<int> lengths;  // per input arg: -1 single, else list length
   std::vector<PyRef> inputs;
   std::vector<PyRef> outputs;
+  // The Tensors behind `inputs` and `outputs` as the kernel had them
+  // (empty when not known): a gradient program converts nothing.
+  std::vector<Tensor> input_tensors;
+  std::vector<Tensor> output_tensors;
   std::shared_ptr<GradientCache> cache;
 };
+
+// Note [Shape-only gradient nodes] (gradient_registry.py): a node whose
+// value depends only on the shapes of the forward op's inputs, outputs and
+// output gradients (and on its constant inputs, part of the program's
+// key) is computed once per shape signature: Shape, Size or Rank of any
+// value, or a deterministic op of kShapeArithmetic on such nodes and
+// constant inputs. A node returned as a gradient always runs.
+const char* const kShapeOf[] = {"Shape", "Size", "Rank"};
+const char* const kShapeArithmetic[] = {
+    "Const", "Identity", "Reshape", "Cast", "Add", "AddV2", "Sub", "Mul",
+    "RealDiv", "Div", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg",
+    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+    "SelectV2", "Select", "OneHot", "Sum", "Prod", "OnesLike", "ZerosLike",
+    "Fill", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Range", "GatherV2",
+    "StridedSlice", "Slice", "Transpose", "InvertPermutation",
+    "BroadcastGradientArgs", "BroadcastTo", "Tile"};
+// Shape signatures kept per program before they are dropped.
+constexpr size_t kMaxShapeSignatures = 64;
+
+bool OneOf(const std::string& op, const char* const* names, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (op == names[i]) return true;
+  }
+  return false;
+}
 
 // One node of a GradientProgram.
 struct ProgramNode {
@@ -92,6 +122,10 @@ struct ProgramNode {
 struct GradientProgram {
   std::vector<ProgramNode> nodes;
   std::vector<GradientRef> grads;
+  // Note [Shape-only gradient nodes]: which nodes are, and their values
+  // per shape signature of the inputs, outputs and output gradients.
+  std::vector<bool> shape_only;
+  std::map<std::vector<int64_t>, std::vector<std::vector<Tensor>>> shape_values;
   // Per set of needed inputs, which nodes their gradients read.
   std::map<std::vector<bool>, std::vector<bool>> plans;
   bool busy = false;  // a call runs it with the GIL released
@@ -174,6 +208,29 @@ class GradientCache {
       program->nodes.push_back(std::move(node));
     }
     program->grads = g.grads;
+    for (const ProgramNode& node : program->nodes) {
+      bool shape_only = false;
+      if (OneOf(node.op, kShapeOf, std::size(kShapeOf))) {
+        shape_only = true;
+        for (const GradientRef& in : node.inputs) {
+          if (in.kind == GradientRef::kNode && !program->shape_only[in.index]) {
+            shape_only = false;
+          }
+        }
+      } else if (OneOf(node.op, kShapeArithmetic, std::size(kShapeArithmetic))) {
+        shape_only = true;
+        for (const GradientRef& in : node.inputs) {
+          const bool ok =
+              (in.kind == GradientRef::kNode && program->shape_only[in.index]) ||
+              (in.kind == GradientRef::kInput && consts.count(in.index) != 0);
+          if (!ok) shape_only = false;
+        }
+      }
+      program->shape_only.push_back(shape_only);
+    }
+    for (const GradientRef& ref : program->grads) {
+      if (ref.kind == GradientRef::kNode) program->shape_only[ref.index] = false;
+    }
     if (programs_.size() >= kMaxPrograms) {
       for (auto p = programs_.begin(); p != programs_.end(); ++p) {
         if (!p->second->busy) {
@@ -202,6 +259,19 @@ std::shared_ptr<GradientCache> NewGradientCache(const std::string& op,
 PyTypeObject* EagerTensorType() { return eager_tensor_type; }
 
 namespace {
+
+// Appends the rank and dims of `o` (an array) to `*signature`, or -1 for
+// anything else (a resource handle).
+void ShapeOf(PyObject* o, std::vector<int64_t>* signature) {
+  if (!PyArray_Check(o)) {
+    signature->push_back(-1);
+    return;
+  }
+  auto* a = reinterpret_cast<PyArrayObject*>(o);
+  const int nd = PyArray_NDIM(a);
+  signature->push_back(nd);
+  for (int i = 0; i < nd; ++i) signature->push_back(PyArray_DIM(a, i));
+}
 
 // Runs `program` for `record`: the gradients of the inputs flagged in
 // `needed` (None for the others), given one gradient per output in
@@ -239,7 +309,10 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
       case GradientRef::kInput:
         if (ref.index >= static_cast<int>(values_in.size())) break;
         if (!have_in[ref.index]) {
-          if (!convert(record.inputs[ref.index].get(), &values_in[ref.index])) {
+          if (record.input_tensors.size() == values_in.size()) {
+            values_in[ref.index] = record.input_tensors[ref.index];
+          } else if (!convert(record.inputs[ref.index].get(),
+                              &values_in[ref.index])) {
             return false;
           }
           have_in[ref.index] = true;
@@ -248,7 +321,10 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
       case GradientRef::kOutput:
         if (ref.index >= static_cast<int>(values_out.size())) break;
         if (!have_out[ref.index]) {
-          if (!convert(record.outputs[ref.index].get(), &values_out[ref.index])) {
+          if (record.output_tensors.size() == values_out.size()) {
+            values_out[ref.index] = record.output_tensors[ref.index];
+          } else if (!convert(record.outputs[ref.index].get(),
+                              &values_out[ref.index])) {
             return false;
           }
           have_out[ref.index] = true;
@@ -271,8 +347,26 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
     return false;
   };
   const size_t n = program->nodes.size();
+  // Note [Shape-only gradient nodes]: their values for these shapes, when
+  // a call computed them before.
+  std::vector<std::vector<Tensor>> values(n);
+  std::vector<int64_t> signature;
+  for (const auto* group : {&record.inputs, &record.outputs}) {
+    for (const PyRef& o : *group) ShapeOf(o.get(), &signature);
+  }
+  for (PyObject* g : out_grads) ShapeOf(g, &signature);
+  auto cached = program->shape_values.find(signature);
+  std::vector<bool> known(n, false);
+  if (cached != program->shape_values.end()) {
+    for (size_t j = 0; j < n; ++j) {
+      if (program->shape_only[j]) {
+        values[j] = cached->second[j];
+        known[j] = true;
+      }
+    }
+  }
   for (size_t j = 0; j < n; ++j) {
-    if (!plan[j]) continue;
+    if (!plan[j] || known[j]) continue;
     for (const GradientRef& ref : program->nodes[j].inputs) {
       if (!fetch(ref)) return nullptr;
     }
@@ -283,13 +377,12 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
   // A call already running this program (another thread, with the GIL
   // released) owns its prepared kernels: run through the context.
   const bool own = !program->busy;
-  std::vector<std::vector<Tensor>> values(n);
   Status status;
   auto run = [&] {
     std::vector<Tensor> inputs;
     DataTypeVector dtypes;
     for (size_t j = 0; j < n && status.ok(); ++j) {
-      if (!plan[j]) continue;
+      if (!plan[j] || known[j]) continue;
       ProgramNode& node = program->nodes[j];
       inputs.clear();
       dtypes.clear();
@@ -349,12 +442,28 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
   if (own) program->busy = false;
   if (count_nodes) {
     for (size_t j = 0; j < n; ++j) {
-      if (plan[j]) ++node_counts[program->nodes[j].op];
+      if (plan[j] && !known[j]) ++node_counts[program->nodes[j].op];
     }
   }
   if (!status.ok()) {
     return RaiseStatus(Status(status.code(),
                               StrCat("gradient of ", record.op, ": ", status.message())));
+  }
+  if (cached == program->shape_values.end()) {
+    // Kept only when every shape-only node ran (the plan may skip some).
+    bool complete = true;
+    std::vector<std::vector<Tensor>> keep(n);
+    for (size_t j = 0; j < n; ++j) {
+      if (!program->shape_only[j]) continue;
+      if (!plan[j]) complete = false;
+      keep[j] = values[j];
+    }
+    if (complete) {
+      if (program->shape_values.size() >= kMaxShapeSignatures) {
+        program->shape_values.clear();
+      }
+      program->shape_values.emplace(std::move(signature), std::move(keep));
+    }
   }
 
   PyRef result(PyList_New(static_cast<Py_ssize_t>(program->grads.size())));
@@ -394,10 +503,11 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
 
 class Tape {
  public:
-  void Watch(py::handle value) {
-    if (tracked_.count(value.ptr()) == 0) {
-      tracked_.emplace(value.ptr(), NewRef(value.ptr()));
-    }
+  // Whether `value` was not watched before.
+  bool Watch(py::handle value) {
+    if (tracked_.count(value.ptr()) != 0) return false;
+    tracked_.emplace(value.ptr(), NewRef(value.ptr()));
+    return true;
   }
   bool IsTracked(py::handle value) const {
     return tracked_.count(value.ptr()) != 0;
@@ -623,6 +733,10 @@ bool RecordOperation(const RecordedCall& call, PyObject* result) {
       for (size_t i = 0; i < call.num_flat_inputs; ++i) {
         record->inputs.push_back(NewRef(call.flat_inputs[i]));
       }
+      if (call.input_tensors != nullptr &&
+          call.input_tensors->size() == call.num_flat_inputs) {
+        record->input_tensors = *call.input_tensors;
+      }
       auto add_output = [&](PyObject* o) { record->outputs.push_back(NewRef(o)); };
       if (result == Py_None) {
       } else if (PyList_Check(result) || PyTuple_Check(result)) {
@@ -640,6 +754,10 @@ bool RecordOperation(const RecordedCall& call, PyObject* result) {
       } else {
         add_output(result);
       }
+      if (call.output_tensors != nullptr &&
+          call.output_tensors->size() == record->outputs.size()) {
+        record->output_tensors = *call.output_tensors;
+      }
       if (*call.cache == nullptr) {
         *call.cache = NewGradientCache(*call.op, *call.dtypes, *call.attrs);
       }
@@ -653,7 +771,8 @@ bool RecordOperation(const RecordedCall& call, PyObject* result) {
 void BindTape(py::module_& m) {
   py::class_<Tape>(m, "_Tape", "The recorded state of one GradientTape.")
       .def(py::init<>())
-      .def("watch", &Tape::Watch, py::arg("value"))
+      .def("watch", &Tape::Watch, py::arg("value"),
+           "Watches `value`; whether it was not watched before.")
       .def("is_tracked", &Tape::IsTracked, py::arg("value"))
       .def("reset", &Tape::Reset)
       .def("num_tracked", &Tape::NumTracked)

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "opkit/runtime/eager_context.h"
+#include "opkit/tensor/tensor.h"
 #include "opkit/tensor/types.h"
 
 namespace opkit {
@@ -67,6 +68,10 @@ struct RecordedCall {
   std::shared_ptr<GradientCache>* cache = nullptr;
   const DataTypeVector* dtypes = nullptr;
   const EagerAttrs* attrs = nullptr;
+  // The Tensors the kernel ran on and made (one per flat input / output),
+  // or null.
+  const std::vector<Tensor>* input_tensors = nullptr;
+  const std::vector<Tensor>* output_tensors = nullptr;
 };
 
 // Records `call` with its `result` (what the op function returns) on every

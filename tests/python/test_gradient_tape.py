@@ -190,10 +190,10 @@ def test_gradient_of_an_unwatched_input_is_not_computed(node_counts, ta, tb):
 @pytest.mark.parametrize("nested", [False, True])
 def test_shape_only_gradient_nodes_run_once_per_shape(node_counts, nested):
     # Note [Shape-only gradient nodes]: Mean's gradient finds the kept
-    # dimensions and the count from shapes. Under an outer tape (nested:
-    # gradients go through the op functions, to be recorded) those nodes
-    # run on the first call for a shape signature only, and each shape gets
-    # its own values; a gradient program runs them every time, in C++.
+    # dimensions and the count from shapes; those nodes run on the first
+    # call for a shape signature only, and each shape gets its own values,
+    # in a gradient program and (nested: an outer tape records, gradients
+    # go through the op functions) in Python alike.
     counts = node_counts
 
     def mean_grad(x, axis, keepdims):
@@ -221,12 +221,9 @@ def test_shape_only_gradient_nodes_run_once_per_shape(node_counts, nested):
         for shape, axis, keepdims in cases:
             mean_grad(randf(*shape), axis, keepdims)
     assert first.get("Shape", 0) > 0 and first.get("Rank", 0) > 0
-    if nested:
-        assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, \
-            counts.as_dict()
-        assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
-    else:
-        assert counts.get("Shape", 0) > 0, counts.as_dict()
+    assert counts.get("Shape", 0) == 0 and counts.get("Rank", 0) == 0, \
+        counts.as_dict()
+    assert counts.get("RealDiv", 0) == len(cases)   # the returned gradient
 
 
 def test_non_persistent_tape_computes_once():

@@ -528,3 +528,19 @@ def test_help_text_shows_signature():
     import pydoc
     text = pydoc.render_doc(opkit.ops.mat_mul, renderer=pydoc.plaintext)
     assert "transpose_a" in text
+
+
+def test_eager_constant_is_its_own_aligned_copy():
+    # As tf.constant: the value is copied, so writing to the source later
+    # changes nothing; the copy is 64-byte aligned, so ops take it without
+    # copying again.
+    source = np.arange(1000, dtype=np.float32)[1:]   # an unaligned view
+    c = opkit.constant(source)
+    source[:] = -1
+    np.testing.assert_array_equal(c, np.arange(1, 1000, dtype=np.float32))
+    assert c.ctypes.data % 64 == 0
+    assert c.flags.c_contiguous
+    np.testing.assert_array_equal(opkit.constant(np.float64([[1, 2], [3, 4]])).T,
+                                  [[1, 3], [2, 4]])
+    assert opkit.constant(np.zeros((0, 3), np.int32)).shape == (0, 3)
+    assert opkit.constant(["a", "bc"]).tolist() == [b"a", b"bc"]
