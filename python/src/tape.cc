@@ -17,11 +17,12 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "bindings.h"
 #include "gradients.h"
 #include "opkit/core/errors.h"
@@ -160,24 +161,49 @@ class GradientCache {
   // set when its gradient cannot be built (or left OK with a Python
   // exception set).
   GradientProgram* Get(const TapeRecord& record, Status* status) {
+    // The key: the list lengths, then per small integer input its index,
+    // type, shape and bytes, all as raw bytes (this runs for every
+    // recorded op of every backward pass).
     std::string key;
-    std::map<int, Tensor> consts;
-    for (int len : record.lengths) key += StrCat(len, ",");
+    auto put = [&key](int64_t v) {
+      key.append(reinterpret_cast<const char*>(&v), sizeof(v));
+    };
+    for (int len : record.lengths) put(len);
+    std::vector<size_t> const_inputs;
     for (size_t i = 0; i < record.inputs.size(); ++i) {
       PyObject* o = record.inputs[i].get();
       if (!SmallIntArray(o)) continue;
       auto* a = reinterpret_cast<PyArrayObject*>(o);
-      Tensor t;
-      if (!NdarrayToTensorCopy(a, "constant input", &t)) {
-        return nullptr;  // the Python exception says why
+      put(-1);
+      put(static_cast<int64_t>(i));
+      put(PyArray_TYPE(a));
+      put(PyArray_NDIM(a));
+      for (int d = 0; d < PyArray_NDIM(a); ++d) put(PyArray_DIM(a, d));
+      const size_t item = static_cast<size_t>(PyArray_ITEMSIZE(a));
+      for (npy_intp e = 0; e < PyArray_SIZE(a); ++e) {
+        // Element by element: the array may be strided.
+        npy_intp index[NPY_MAXDIMS];
+        npy_intp rest = e;
+        for (int d = PyArray_NDIM(a) - 1; d >= 0; --d) {
+          index[d] = rest % PyArray_DIM(a, d);
+          rest /= PyArray_DIM(a, d);
+        }
+        key.append(static_cast<const char*>(PyArray_GetPtr(a, index)), item);
       }
-      key += StrCat("|", i, ":", static_cast<int>(t.dtype()), ":",
-                    t.shape().DebugString(), ":");
-      key.append(static_cast<const char*>(t.data()), t.TotalBytes());
-      consts.emplace(static_cast<int>(i), std::move(t));
+      const_inputs.push_back(i);
     }
     auto it = programs_.find(key);
     if (it != programs_.end()) return it->second.get();
+    std::map<int, Tensor> consts;
+    for (size_t i : const_inputs) {
+      Tensor t;
+      if (!NdarrayToTensorCopy(
+              reinterpret_cast<PyArrayObject*>(record.inputs[i].get()),
+              "constant input", &t)) {
+        return nullptr;  // the Python exception says why
+      }
+      consts.emplace(static_cast<int>(i), std::move(t));
+    }
     std::vector<GradientInputArg> args;
     size_t flat = 0;
     for (int len : record.lengths) {
@@ -548,7 +574,7 @@ class Tape {
                    const std::vector<bool>& needed, const py::object& fallback,
                    const py::object& zeros_like, bool run_programs) const;
 
-  std::unordered_map<PyObject*, PyRef> tracked_;
+  absl::flat_hash_map<PyObject*, PyRef> tracked_;
   std::vector<std::shared_ptr<const TapeRecord>> records_;
 };
 
@@ -616,7 +642,8 @@ py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
   }
   // The values gradients flow into: the watched sources and, in recording
   // order, the trainable outputs of every op reading one.
-  std::unordered_set<PyObject*> reach;
+  absl::flat_hash_set<PyObject*> reach;
+  reach.reserve(records_.size() + py::len(sources));
   for (py::handle s : sources) {
     if (tracked_.count(s.ptr()) != 0) reach.insert(s.ptr());
   }
@@ -630,7 +657,8 @@ py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
       if (Trainable(o.get())) reach.insert(o.get());
     }
   }
-  std::unordered_map<PyObject*, std::vector<py::object>> grads;
+  absl::flat_hash_map<PyObject*, std::vector<py::object>> grads;
+  grads.reserve(relevant.size() * 2 + py::len(targets));
   for (size_t i = 0; i < py::len(targets); ++i) {
     PyObject* t = py::handle(targets[i]).ptr();
     py::object seed = seeds[i];
