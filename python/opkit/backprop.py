@@ -422,7 +422,7 @@ class GradientTape:
         # records on the thread every gradient goes through the op functions.
         out = self._state.gradient(targets, seeds, keys, _apply_recorded,
                                    _gradients_impl.aggregate, _zeros_like,
-                                   not _tapes.recording)
+                                   not _tapes.recording, not self._persistent)
         if unconnected is UnconnectedGradients.ZERO:
             for k, (s, g) in enumerate(zip(sources, out)):
                 if g is None:

@@ -558,16 +558,21 @@ class Tape {
   size_t NumTracked() const { return tracked_.size(); }
   std::vector<std::string> OpTypes() const {
     std::vector<std::string> out;
-    for (const auto& r : records_) out.push_back(r->op);
+    for (const auto& r : records_) {
+      if (r != nullptr) out.push_back(r->op);
+    }
     return out;
   }
 
   // See the file comment: the gradients of `targets` (seeded with `seeds`,
   // None for a target that is not watched) with respect to `sources`.
+  // `release` (a tape used once) drops each record once its gradient is
+  // applied, as the walk goes, so that the values only it kept are freed
+  // during the backward pass (and their memory reused by it).
   py::list Gradient(const py::list& targets, const py::list& seeds,
                     const py::list& sources, const py::object& fallback,
                     const py::object& aggregate, const py::object& zeros_like,
-                    bool run_programs) const;
+                    bool run_programs, bool release);
 
  private:
   py::object Apply(const TapeRecord& record, const std::vector<PyObject*>& out_grads,
@@ -636,24 +641,29 @@ py::object Tape::Apply(const TapeRecord& record,
 py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
                         const py::list& sources, const py::object& fallback,
                         const py::object& aggregate,
-                        const py::object& zeros_like, bool run_programs) const {
+                        const py::object& zeros_like, bool run_programs,
+                        bool release) {
   if (py::len(seeds) != py::len(targets)) {
     ThrowIfError(errors::InvalidArgument("one seed per target is needed"));
   }
   // The values gradients flow into: the watched sources and, in recording
   // order, the trainable outputs of every op reading one.
   absl::flat_hash_set<PyObject*> reach;
+  absl::flat_hash_set<PyObject*> source_set;
   reach.reserve(records_.size() + py::len(sources));
   for (py::handle s : sources) {
+    source_set.insert(s.ptr());
     if (tracked_.count(s.ptr()) != 0) reach.insert(s.ptr());
   }
-  std::vector<const TapeRecord*> relevant;
-  for (const auto& r : records_) {
+  std::vector<size_t> relevant;
+  for (size_t k = 0; k < records_.size(); ++k) {
+    if (records_[k] == nullptr) continue;  // released by a failed walk
+    const TapeRecord& r = *records_[k];
     bool reads = false;
-    for (const PyRef& x : r->inputs) reads = reads || reach.count(x.get()) != 0;
+    for (const PyRef& x : r.inputs) reads = reads || reach.count(x.get()) != 0;
     if (!reads) continue;
-    relevant.push_back(r.get());
-    for (const PyRef& o : r->outputs) {
+    relevant.push_back(k);
+    for (const PyRef& o : r.outputs) {
       if (Trainable(o.get())) reach.insert(o.get());
     }
   }
@@ -668,7 +678,9 @@ py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
   std::vector<PyObject*> out_grads;
   std::vector<bool> needed;
   for (auto it = relevant.rbegin(); it != relevant.rend(); ++it) {
-    const TapeRecord& r = **it;
+    // Held here: `release` may drop the tape's reference below.
+    const std::shared_ptr<const TapeRecord> record = records_[*it];
+    const TapeRecord& r = *record;
     std::vector<py::object> sums;
     out_grads.clear();
     bool any = false;
@@ -677,6 +689,16 @@ py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
       sums.push_back(Sum(found == grads.end() ? nullptr : &found->second, aggregate));
       out_grads.push_back(sums.back().ptr());
       any = any || !sums.back().is_none();
+    }
+    // Every consumer of an output was recorded after it, so its gradient
+    // is complete now and nothing adds to it later: it is let go (unless
+    // it is asked for).
+    for (const PyRef& o : r.outputs) {
+      if (source_set.count(o.get()) == 0) grads.erase(o.get());
+    }
+    if (release) {
+      for (const PyRef& o : r.outputs) tracked_.erase(o.get());
+      records_[*it].reset();
     }
     if (!any) continue;
     needed.clear();
@@ -700,6 +722,7 @@ py::list Tape::Gradient(const py::list& targets, const py::list& seeds,
     auto found = grads.find(s.ptr());
     out.append(Sum(found == grads.end() ? nullptr : &found->second, aggregate));
   }
+  if (release) records_.clear();
   return out;
 }
 
@@ -808,7 +831,7 @@ void BindTape(py::module_& m) {
            "The op types recorded, in order (for tests).")
       .def("gradient", &Tape::Gradient, py::arg("targets"), py::arg("seeds"),
            py::arg("sources"), py::arg("fallback"), py::arg("aggregate"),
-           py::arg("zeros_like"), py::arg("run_programs"));
+           py::arg("zeros_like"), py::arg("run_programs"), py::arg("release"));
   m.def("_tape_push", &Push, py::arg("tape"),
         "Makes a _Tape record on this thread (innermost).");
   m.def("_tape_pop", &Pop, py::arg("tape"),

@@ -479,3 +479,35 @@ def test_a_gradient_passed_through_is_the_callers_array():
         tape.watch(x)
         y = O.identity(x)
     assert tape.gradient(y, x, output_gradients=[seed]) is seed
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_tape_used_once_lets_values_go_during_the_backward_pass(zero_out, persistent):
+    # As PyTorch frees saved tensors during backward: a tape that cannot be
+    # used again drops each record once its gradient is applied, so a value
+    # only the later ops kept is freed before the earlier ops' gradients
+    # run (memory the rest of the backward pass can reuse). A persistent
+    # tape keeps everything.
+    import weakref
+    from opkit import gradient_registry
+    seen = []
+
+    def zero_out_grad(op, grad):
+        seen.append(kept() is None)
+        return grad
+
+    opkit.RegisterGradient("ZeroOutRealNumber")(zero_out_grad)
+    try:
+        x = opkit.constant([1.0, 2.0, 3.0])
+        with opkit.GradientTape(persistent=persistent) as tape:
+            tape.watch(x)
+            a = zero_out.zero_out_real_number(x)    # recorded first
+            b = a * 3.0                              # only later ops keep b
+            y = opkit.reduce_sum(b * b)
+            kept = weakref.ref(b)
+            del b
+        grad = tape.gradient(y, x)
+    finally:
+        gradient_registry._unregister("ZeroOutRealNumber")
+    assert seen == [not persistent]
+    np.testing.assert_allclose(grad, 18.0 * np.asarray(a))
