@@ -129,7 +129,9 @@ struct GradientProgram {
   std::map<std::vector<int64_t>, std::vector<std::vector<Tensor>>> shape_values;
   // Per set of needed inputs, which nodes their gradients read.
   std::map<std::vector<bool>, std::vector<bool>> plans;
-  bool busy = false;  // a call runs it with the GIL released
+  // Calls running it (with the GIL released, several threads may): the
+  // first owns the prepared kernels, and a program in use is not evicted.
+  int users = 0;
 
   const std::vector<bool>& Plan(const std::vector<bool>& needed) {
     auto it = plans.find(needed);
@@ -259,7 +261,7 @@ class GradientCache {
     }
     if (programs_.size() >= kMaxPrograms) {
       for (auto p = programs_.begin(); p != programs_.end(); ++p) {
-        if (!p->second->busy) {
+        if (p->second->users == 0) {
           programs_.erase(p);
           break;
         }
@@ -337,6 +339,7 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
         if (!have_in[ref.index]) {
           if (record.input_tensors.size() == values_in.size()) {
             values_in[ref.index] = record.input_tensors[ref.index];
+            bytes += values_in[ref.index].TotalBytes();
           } else if (!convert(record.inputs[ref.index].get(),
                               &values_in[ref.index])) {
             return false;
@@ -349,6 +352,7 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
         if (!have_out[ref.index]) {
           if (record.output_tensors.size() == values_out.size()) {
             values_out[ref.index] = record.output_tensors[ref.index];
+            bytes += values_out[ref.index].TotalBytes();
           } else if (!convert(record.outputs[ref.index].get(),
                               &values_out[ref.index])) {
             return false;
@@ -402,7 +406,8 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
   if (ctx == nullptr) return nullptr;
   // A call already running this program (another thread, with the GIL
   // released) owns its prepared kernels: run through the context.
-  const bool own = !program->busy;
+  const bool own = program->users == 0;
+  const bool was_cached = cached != program->shape_values.end();
   Status status;
   auto run = [&] {
     std::vector<Tensor> inputs;
@@ -457,7 +462,7 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
       }
     }
   };
-  if (own) program->busy = true;
+  ++program->users;
   if (bytes >= kReleaseGilBytes) {
     Py_BEGIN_ALLOW_THREADS
     run();
@@ -465,7 +470,7 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
   } else {
     run();
   }
-  if (own) program->busy = false;
+  --program->users;
   if (count_nodes) {
     for (size_t j = 0; j < n; ++j) {
       if (plan[j] && !known[j]) ++node_counts[program->nodes[j].op];
@@ -475,7 +480,7 @@ PyObject* RunProgram(GradientProgram* program, const TapeRecord& record,
     return RaiseStatus(Status(status.code(),
                               StrCat("gradient of ", record.op, ": ", status.message())));
   }
-  if (cached == program->shape_values.end()) {
+  if (!was_cached) {
     // Kept only when every shape-only node ran (the plan may skip some).
     bool complete = true;
     std::vector<std::vector<Tensor>> keep(n);
