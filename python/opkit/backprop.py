@@ -232,14 +232,7 @@ def _apply_recorded(fn, attr_values, lengths, inputs, outputs, out_grads,
     spec = getattr(fn, "_opkit_spec", None) or _op_gen.op_spec(fn.__name__)
     attrs = {k: v for k, v in zip(spec.fast_attr_names, attr_values)
              if v is not None}
-    grouped, i = [], 0
-    for n in lengths:
-        if n < 0:
-            grouped.append(inputs[i])
-            i += 1
-        else:
-            grouped.append(list(inputs[i:i + n]))
-            i += n
+    grouped = _registry._group(inputs, [None if n < 0 else n for n in lengths])
     op = _EagerOp(spec.op_name, attrs, grouped, inputs, outputs)
     return _registry.apply_gradient(op, out_grads, _zeros_like, eager=True,
                                     needed=needed)

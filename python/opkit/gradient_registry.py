@@ -315,15 +315,10 @@ def _needed_nodes(graph, needed):
 # inputs. A node whose value is returned as a gradient is always run, so no
 # caller ever holds a cached array. Nothing is lost for nested tapes: a
 # shape-only node has no watched input, so no tape would record it.
-_SHAPE_OF = frozenset(["Shape", "Size", "Rank"])
-_SHAPE_ARITHMETIC = frozenset([
-    "Const", "Identity", "Reshape", "Cast", "Add", "AddV2", "Sub", "Mul",
-    "RealDiv", "Div", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg",
-    "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
-    "SelectV2", "Select", "OneHot", "Sum", "Prod", "OnesLike", "ZerosLike",
-    "Fill", "ExpandDims", "Squeeze", "Pack", "ConcatV2", "Range", "GatherV2",
-    "StridedSlice", "Slice", "Transpose", "InvertPermutation",
-    "BroadcastGradientArgs", "BroadcastTo", "Tile"])
+# The op lists are python/src/tape.cc's, which applies the same rule to the
+# gradient programs of first-order tapes.
+_SHAPE_OF = frozenset(_opkit._SHAPE_OF_OPS)
+_SHAPE_ARITHMETIC = frozenset(_opkit._SHAPE_ARITHMETIC_OPS)
 # Shape signatures kept per gradient graph before the oldest are dropped.
 _SHAPE_CACHE_LIMIT = 64
 

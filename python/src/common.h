@@ -34,6 +34,11 @@
 namespace opkit {
 namespace internal {
 
+// Kernels whose inputs hold at least this many bytes run with the GIL
+// released (FastOp calls, gradient programs): below it, giving the GIL up
+// and taking it back costs more than other threads gain.
+constexpr size_t kReleaseGilBytes = size_t{1} << 17;
+
 // The one EagerContext of the process (created on first use, never
 // destroyed, so that no kernel outlives it at interpreter exit). Null with
 // a Python exception set when it cannot be created.

@@ -46,9 +46,6 @@ namespace opkit {
 namespace internal {
 namespace {
 
-// Inputs of at least this many bytes run with the GIL released: below it,
-// giving the GIL up and taking it back costs more than other threads gain.
-constexpr size_t kReleaseGilBytes = size_t{1} << 17;
 // Distinct (dtypes, attrs) combinations kept per op.
 constexpr size_t kMaxCacheEntries = 16;
 // Copied inputs up to this size are kept between calls and copied into

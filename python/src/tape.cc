@@ -37,9 +37,6 @@ namespace internal {
 
 namespace {
 
-// Inputs of at least this many bytes run a gradient program with the GIL
-// released (as FastOp calls do).
-constexpr size_t kReleaseGilBytes = size_t{1} << 17;
 // Small integer inputs whose value a gradient function may read
 // (GradientOp::ConstantInput: an axis, a permutation); as
 // gradient_registry.py's _MAX_CONST_ELEMENTS.
@@ -851,6 +848,12 @@ void BindTape(py::module_& m) {
     eager_tensor_type = reinterpret_cast<PyTypeObject*>(type.release().ptr());
     Py_XDECREF(reinterpret_cast<PyObject*>(old));
   });
+  // Note [Shape-only gradient nodes]: gradient_registry.py's Python path
+  // uses the same op lists.
+  m.attr("_SHAPE_OF_OPS") = py::cast(
+      std::vector<std::string>(std::begin(kShapeOf), std::end(kShapeOf)));
+  m.attr("_SHAPE_ARITHMETIC_OPS") = py::cast(std::vector<std::string>(
+      std::begin(kShapeArithmetic), std::end(kShapeArithmetic)));
   m.def("_count_gradient_nodes", [](bool on) {
     count_nodes = on;
     node_counts.clear();
