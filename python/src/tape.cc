@@ -5,7 +5,8 @@
 //   state.watch(x)
 //   y = opkit.ops.mul(x, x)           # recorded: x is watched
 //   _opkit._tape_pop(state)
-//   state.gradient([y], [seed], [x], fallback, aggregate, zeros_like, True)
+//   state.gradient([y], [seed], [x], fallback, aggregate, zeros_like,
+//                  run_programs=True, release=True)
 #include "common.h"
 
 #include <pybind11/pybind11.h>
@@ -22,7 +23,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/inlined_vector.h"
 #include "bindings.h"
 #include "gradients.h"
 #include "opkit/core/errors.h"
