@@ -2,6 +2,7 @@
 // cross-entropies, bias, convolution, pooling, batch norm), registered with
 // REGISTER_GRADIENT_OP. Each follows TensorFlow's gradient of the same op
 // and builds on its *Grad op where TensorFlow has one.
+#include <string>
 #include <vector>
 
 #include "opkit/gradients/grad_helpers.h"
@@ -34,6 +35,40 @@ Status BiasAddGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outp
   return b.status();
 }
 REGISTER_GRADIENT_OP("BiasAdd", BiasAddGrad);
+
+// ReluGrad(gradients, features) = gradients where features > 0: linear in
+// gradients (the same mask applied to the incoming gradient), flat in
+// features (TensorFlow's _ReluGradGrad).
+Status ReluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                    std::vector<Output>* dx) {
+  const Output& features = op.inputs[1];
+  *dx = {b.Add("ReluGrad", {dy[0], features}), b.Add("ZerosLike", {features})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("ReluGrad", ReluGradGrad);
+
+// BiasAddGrad sums out_backprop over all but the channel dimension, so its
+// gradient is the incoming [C] gradient broadcast back along them
+// (TensorFlow's _BiasAddGradGrad): the channel is last in NHWC, second in
+// NCHW.
+Status BiasAddGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                       std::vector<Output>* dx) {
+  std::string data_format;
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("data_format", &data_format));
+  const Output shape = b.Add("Shape", {op.inputs[0]});
+  Output bias = dy[0];
+  if (data_format == "NCHW") {
+    // [C] -> [C, 1, ..., 1], one 1 per dimension after the channel.
+    const Output rest = b.Add("Slice", {shape, b.ConstInt({2}), b.ConstInt({-1})});
+    const Output expanded = b.Add(
+        "ConcatV2", {Input({b.Add("Shape", {dy[0]}), b.Add("OnesLike", {rest})}),
+                     b.ScalarInt(0)});
+    bias = b.Add("Reshape", {dy[0], expanded});
+  }
+  *dx = {b.Add("BroadcastTo", {bias, shape})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("BiasAddGrad", BiasAddGradGrad);
 
 // Sum over the last axis, kept.
 Output SumLast(GraphBuilder& b, const Output& t) {

@@ -1,5 +1,9 @@
 // The neural-network ops' gradients against finite differences, in float
 // and double (convolution and pooling in NHWC, as the CPU kernels run them).
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "opkit/testing/gradient_test_util.h"
@@ -50,6 +54,35 @@ TYPED_TEST(NnGradTest, BiasAdd) {
         return b.Add("Mul", {y, y});
       });
   EXPECT_LT(nhwc, this->Tol());
+}
+
+TYPED_TEST(NnGradTest, ReluGradBothInputs) {
+  // The gradients input flows through where features > 0; features get
+  // zeros (ReluGrad is flat in them away from 0).
+  const double error = GradientError(
+      {Random<TypeParam>(TensorShape({2, 4})), Random<TypeParam>(TensorShape({2, 4}), -1, 1, 0.1, 5)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output z = b.Add("ReluGrad", {x[0], x[1]});
+        return b.Add("Mul", {z, b.Add("Square", {z})});
+      });
+  EXPECT_LT(error, this->Tol());
+}
+
+TYPED_TEST(NnGradTest, BiasAddGradBothLayouts) {
+  struct Case {
+    const char* format;
+    TensorShape shape;
+  };
+  for (const Case& k : {Case{"NHWC", {2, 3, 4}}, Case{"NCHW", {2, 3, 2, 2}}, Case{"NCHW", {3, 4}},
+                        Case{"NHWC", {4, 3}}}) {
+    SCOPED_TRACE(::testing::Message() << k.format << " " << k.shape.DebugString());
+    const double error = GradientError(
+        {Random<TypeParam>(k.shape)}, [&k](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output z = b.Add("BiasAddGrad", {x[0]}, {{"data_format", Attr(k.format)}});
+          return b.Add("Mul", {z, b.Add("Square", {z})});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
 }
 
 TYPED_TEST(NnGradTest, SoftmaxCrossEntropies) {
