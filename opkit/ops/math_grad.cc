@@ -219,6 +219,38 @@ Status TanhGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Out
 }
 REGISTER_GRADIENT_OP("TanhGrad", TanhGradGrad);
 
+// SqrtGrad(y, dy) = 0.5 dy / y, RsqrtGrad(y, dy) = -0.5 dy y^3 and
+// ReciprocalGrad(y, dy) = -dy y^2, differentiated in y and dy (TensorFlow's
+// _SqrtGradGrad, _RsqrtGradGrad, _ReciprocalGradGrad).
+Status SqrtGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                    std::vector<Output>* dx) {
+  const Output ga = b.Add("RealDiv", {dy[0], op.inputs[0]});
+  *dx = {b.Add("Mul", {b.Add("Neg", {ga}), op.outputs[0]}),
+         b.Add("Mul", {b.Scalar(ga.dtype, 0.5), ga})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SqrtGrad", SqrtGradGrad);
+
+Status RsqrtGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                     std::vector<Output>* dx) {
+  const Output& y = op.inputs[0];
+  const Output scaled = b.Add("Mul", {b.Scalar(y.dtype, -1.5), dy[0]});
+  *dx = {b.Add("Mul", {b.Add("Mul", {scaled, op.inputs[1]}), b.Add("Square", {y})}),
+         b.Add("RsqrtGrad", {y, dy[0]})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("RsqrtGrad", RsqrtGradGrad);
+
+Status ReciprocalGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                          std::vector<Output>* dx) {
+  const Output& y = op.inputs[0];
+  const Output scaled = b.Add("Mul", {b.Scalar(y.dtype, -2.0), dy[0]});
+  *dx = {b.Add("Mul", {b.Add("Mul", {scaled, op.inputs[1]}), y}),
+         b.Add("ReciprocalGrad", {y, dy[0]})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("ReciprocalGrad", ReciprocalGradGrad);
+
 // Select(c, t, e) (c of t's shape, or a vector over t's first dimension):
 // the gradient goes to t where c holds and to e elsewhere; c gets none.
 Status SelectGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
@@ -254,17 +286,14 @@ Status SelectV2Grad(GraphBuilder& b, const GradientOp& op, const std::vector<Out
 }
 REGISTER_GRADIENT_OP("SelectV2", SelectV2Grad);
 
-// UnsortedSegmentSum(data, segment_ids, num_segments): each element of
-// data gets the gradient of its segment, or zeros where its id is negative
-// (such elements were dropped; TensorFlow's _GatherDropNegatives).
-Status UnsortedSegmentSumGrad(GraphBuilder& b, const GradientOp& op,
-                              const std::vector<Output>& dy, std::vector<Output>* dx) {
-  const Output& ids = op.inputs[1];
+// The rows of `params` that `ids` name, zeros where an id is negative
+// (TensorFlow's _GatherDropNegatives): {the rows, ids >= 0 with trailing
+// dimensions of size 1 so that it broadcasts over the rows}.
+std::vector<Output> GatherDropNegatives(GraphBuilder& b, const Output& params,
+                                        const Output& ids) {
   const Output id_zeros = b.Add("ZerosLike", {ids});
   const Output gathered =
-      b.Add("GatherV2", {dy[0], b.Add("Maximum", {ids, id_zeros}), b.ScalarInt(0)});
-  // ids >= 0, with trailing dimensions of size 1 so that it broadcasts
-  // over the rows gathered.
+      b.Add("GatherV2", {params, b.Add("Maximum", {ids, id_zeros}), b.ScalarInt(0)});
   const Output extra_rank = b.Add("Sub", {b.Add("Rank", {gathered}), b.Add("Rank", {ids})});
   const Output ones = b.Add("Fill", {b.Add("Reshape", {extra_rank, b.ConstInt({1})}),
                                      b.ScalarInt(1)});
@@ -272,11 +301,41 @@ Status UnsortedSegmentSumGrad(GraphBuilder& b, const GradientOp& op,
                                                b.ScalarInt(0)});
   const Output is_positive =
       b.Add("Reshape", {b.Add("GreaterEqual", {ids, id_zeros}), kept_shape});
-  *dx = {b.Add("SelectV2", {is_positive, gathered, b.Scalar(dy[0].dtype, 0.0)}), Output(),
-         Output()};
+  return {b.Add("SelectV2", {is_positive, gathered, b.Scalar(params.dtype, 0.0)}),
+          is_positive};
+}
+
+// UnsortedSegmentSum(data, segment_ids, num_segments): each element of
+// data gets the gradient of its segment, or zeros where its id is negative
+// (such elements were dropped).
+Status UnsortedSegmentSumGrad(GraphBuilder& b, const GradientOp& op,
+                              const std::vector<Output>& dy, std::vector<Output>* dx) {
+  *dx = {GatherDropNegatives(b, dy[0], op.inputs[1])[0], Output(), Output()};
   return b.status();
 }
 REGISTER_GRADIENT_OP("UnsortedSegmentSum", UnsortedSegmentSumGrad);
+
+// UnsortedSegmentMax / Min: a segment's gradient goes to the elements equal
+// to its result, shared equally among ties (TensorFlow's
+// _UnsortedSegmentMinOrMaxGrad).
+Status UnsortedSegmentMinOrMaxGrad(GraphBuilder& b, const GradientOp& op,
+                                   const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const std::vector<Output> out = GatherDropNegatives(b, op.outputs[0], ids);
+  if (out.size() != 2 || !b.status().ok()) return b.status();
+  const Output is_selected =
+      b.Add("LogicalAnd", {b.Add("Equal", {data, out[0]}), out[1]});
+  const Output num_selected =
+      b.Add("UnsortedSegmentSum", {b.Add("Cast", {is_selected}, {{"DstT", Attr(dy[0].dtype)}}),
+                                   ids, op.inputs[2]});
+  const Output shares = GatherDropNegatives(b, b.Add("RealDiv", {dy[0], num_selected}), ids)[0];
+  *dx = {b.Add("SelectV2", {is_selected, shares, b.Scalar(dy[0].dtype, 0.0)}), Output(),
+         Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentMax", UnsortedSegmentMinOrMaxGrad);
+REGISTER_GRADIENT_OP("UnsortedSegmentMin", UnsortedSegmentMinOrMaxGrad);
 
 // Cast: the gradient is cast back, when both types are floating.
 Status CastGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,

@@ -325,6 +325,32 @@ TYPED_TEST(MathGradTest, UnsortedSegmentSumDropsNegativeIds) {
   EXPECT_EQ(j.theoretical, (std::vector<std::vector<double>>{{0, 0, 1}, {1, 0, 0}}));
 }
 
+TYPED_TEST(MathGradTest, UnsortedSegmentMaxMinWithNegativeIds) {
+  for (const char* op : {"UnsortedSegmentMax", "UnsortedSegmentMin"}) {
+    SCOPED_TRACE(op);
+    // Segment 1 has one row, segment 0 two, segment 3 none; two rows dropped.
+    const double error = GradientError(
+        {Random<TypeParam>(TensorShape({6, 2}))}, [op](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output y =
+              b.Add(op, {x[0], b.ConstInt({0, -1, 2, 0, 1, -2}), b.ScalarInt(3)});
+          return b.Add("Mul", {y, b.Add("Square", {y})});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
+  // Ties in a segment share its gradient; a dropped element gets none.
+  Tensor x(this->kType, TensorShape({4}));
+  const double values[] = {3, 3, 1, 3};
+  for (int i = 0; i < 4; ++i) x.flat<TypeParam>()(i) = static_cast<TypeParam>(values[i]);
+  GraphDef g;
+  GraphBuilder b(&g, OpRegistry::Global(), "");
+  const Output in = b.Add("Placeholder", {}, {{"dtype", Attr(this->kType)}});
+  const Output y = b.Add("UnsortedSegmentMax", {in, b.ConstInt({0, 0, 0, -1}), b.ScalarInt(1)});
+  ASSERT_THAT(b.status(), IsOk());
+  Jacobians j;
+  ASSERT_THAT(ComputeJacobians(g, {in.name()}, {x}, {y.name()}, &j), IsOk());
+  EXPECT_EQ(j.theoretical, (std::vector<std::vector<double>>{{0.5, 0.5, 0, 0}}));
+}
+
 // The gradient of Output `y` with respect to `x`, added to b's graph.
 Output SymbolicGradient(GraphBuilder& b, const Output& y, const Output& x) {
   std::vector<std::string> dx;
@@ -341,11 +367,13 @@ Output SymbolicGradient(GraphBuilder& b, const Output& y, const Output& x) {
   return out;
 }
 
-TYPED_TEST(MathGradTest, SigmoidGradAndTanhGradBothInputs) {
-  for (const char* op : {"SigmoidGrad", "TanhGrad"}) {
+TYPED_TEST(MathGradTest, UnaryGradOpsBothInputs) {
+  // y in [0.5, 1.5]: SqrtGrad divides by it.
+  for (const char* op : {"SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad"}) {
     SCOPED_TRACE(op);
     const double error = GradientError(
-        {Random<TypeParam>(TensorShape({2, 3})), Random<TypeParam>(TensorShape({2, 3}), -1, 1, 0.1, 5)},
+        {Random<TypeParam>(TensorShape({2, 3}), 0.5, 1.5),
+         Random<TypeParam>(TensorShape({2, 3}), -1, 1, 0.1, 5)},
         [op](GraphBuilder& b, const std::vector<Output>& x) {
           const Output z = b.Add(op, {x[0], x[1]});
           return b.Add("Mul", {z, b.Add("Square", {z})});
@@ -356,10 +384,11 @@ TYPED_TEST(MathGradTest, SigmoidGradAndTanhGradBothInputs) {
 
 TYPED_TEST(MathGradTest, SecondDerivativesOfSigmoidTanhSinCos) {
   // d/dx of (d/dx sum(f(x) * x)): through the gradient's own gradient.
-  for (const char* op : {"Sigmoid", "Tanh", "Sin", "Cos"}) {
+  for (const char* op : {"Sigmoid", "Tanh", "Sin", "Cos", "Sqrt", "Rsqrt", "Reciprocal"}) {
     SCOPED_TRACE(op);
     const double error = GradientError(
-        {Random<TypeParam>(TensorShape({4}))}, [op](GraphBuilder& b, const std::vector<Output>& x) {
+        {Random<TypeParam>(TensorShape({4}), 0.5, 1.5)},
+        [op](GraphBuilder& b, const std::vector<Output>& x) {
           const Output y = b.Add("Mul", {b.Add(op, {x[0]}), x[0]});
           return SymbolicGradient(b, y, x[0]);
         });

@@ -47,6 +47,42 @@ Status ReluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Out
 }
 REGISTER_GRADIENT_OP("ReluGrad", ReluGradGrad);
 
+// Relu6Grad and LeakyReluGrad are likewise linear in their gradients input
+// and flat in the features (TensorFlow's _Relu6GradGrad, _LeakyReluGradGrad).
+Status Relu6GradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                     std::vector<Output>* dx) {
+  const Output& features = op.inputs[1];
+  *dx = {b.Add("Relu6Grad", {dy[0], features}), b.Add("ZerosLike", {features})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Relu6Grad", Relu6GradGrad);
+
+Status LeakyReluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                         std::vector<Output>* dx) {
+  const Output& features = op.inputs[1];
+  *dx = {b.Add("LeakyReluGrad", {dy[0], features}, op.Attrs({"alpha"})),
+         b.Add("ZerosLike", {features})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("LeakyReluGrad", LeakyReluGradGrad);
+
+// EluGrad(g, y) = g * (y + 1) where y < 0, g elsewhere; SeluGrad(g, y) =
+// g * (y + scale * alpha) where y < 0, g * scale elsewhere. Both are linear
+// in g and, where y < 0, have slope g in y (TensorFlow's _EluGradGrad,
+// _SeluGradGrad).
+template <const char* kGradOp>
+Status EluOrSeluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                         std::vector<Output>* dx) {
+  const Output& g = op.inputs[0];
+  const Output& y = op.inputs[1];
+  const Output negative = b.Add("Less", {y, b.Scalar(y.dtype, 0.0)});
+  *dx = {b.Add(kGradOp, {dy[0], y}),
+         b.Add("SelectV2", {negative, b.Add("Mul", {dy[0], g}), b.Scalar(y.dtype, 0.0)})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("EluGrad", EluOrSeluGradGrad<kEluGrad>);
+REGISTER_GRADIENT_OP("SeluGrad", EluOrSeluGradGrad<kSeluGrad>);
+
 // BiasAddGrad sums out_backprop over all but the channel dimension, so its
 // gradient is the incoming [C] gradient broadcast back along them
 // (TensorFlow's _BiasAddGradGrad): the channel is last in NHWC, second in

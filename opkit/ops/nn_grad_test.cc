@@ -56,16 +56,22 @@ TYPED_TEST(NnGradTest, BiasAdd) {
   EXPECT_LT(nhwc, this->Tol());
 }
 
-TYPED_TEST(NnGradTest, ReluGradBothInputs) {
-  // The gradients input flows through where features > 0; features get
-  // zeros (ReluGrad is flat in them away from 0).
-  const double error = GradientError(
-      {Random<TypeParam>(TensorShape({2, 4})), Random<TypeParam>(TensorShape({2, 4}), -1, 1, 0.1, 5)},
-      [](GraphBuilder& b, const std::vector<Output>& x) {
-        const Output z = b.Add("ReluGrad", {x[0], x[1]});
-        return b.Add("Mul", {z, b.Add("Square", {z})});
-      });
-  EXPECT_LT(error, this->Tol());
+TYPED_TEST(NnGradTest, ActivationGradOpsBothInputs) {
+  // The gradients input flows through the op's mask or slope; the features
+  // (or outputs) get zeros, or for EluGrad/SeluGrad the incoming gradient
+  // where they are negative.
+  for (const char* op : {"ReluGrad", "Relu6Grad", "LeakyReluGrad", "EluGrad", "SeluGrad"}) {
+    SCOPED_TRACE(op);
+    std::vector<std::pair<std::string, AttrValue>> attrs;
+    if (std::string(op) == "LeakyReluGrad") attrs = {{"alpha", Attr(0.3f)}};
+    const double error = GradientError(
+        {Random<TypeParam>(TensorShape({2, 4})), Random<TypeParam>(TensorShape({2, 4}), -1, 1, 0.1, 5)},
+        [op, attrs](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output z = b.Add(op, {x[0], x[1]}, attrs);
+          return b.Add("Mul", {z, b.Add("Square", {z})});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
 }
 
 TYPED_TEST(NnGradTest, BiasAddGradBothLayouts) {
