@@ -154,6 +154,19 @@ Status StridedSliceGrad(GraphBuilder& b, const GradientOp& op, const std::vector
 }
 REGISTER_GRADIENT_OP("StridedSlice", StridedSliceGrad);
 
+// StridedSliceGrad(shape, begin, end, strides, dy) scatters dy into zeros
+// of `shape`; its gradient in dy is the same strided slice of the incoming
+// gradient (TensorFlow's _StridedSliceGradGrad).
+Status StridedSliceGradGrad(GraphBuilder& b, const GradientOp& op,
+                            const std::vector<Output>& dy, std::vector<Output>* dx) {
+  *dx = {Output(), Output(), Output(), Output(),
+         b.Add("StridedSlice", {dy[0], op.inputs[1], op.inputs[2], op.inputs[3]},
+               op.Attrs({"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                         "shrink_axis_mask"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("StridedSliceGrad", StridedSliceGradGrad);
+
 // Pad: the middle of dy, where the input was.
 Status PadGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
                std::vector<Output>* dx) {

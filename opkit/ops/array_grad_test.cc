@@ -136,6 +136,17 @@ TYPED_TEST(ArrayGradTest, GatherV2AxisZeroWithRepeatedIndices) {
             this->Tol());
 }
 
+TYPED_TEST(ArrayGradTest, StridedSliceGradInItsGradient) {
+  // dy [3, 3] scattered into [4, 5] at rows 3, 2, 1 and columns 0, 2, 4.
+  EXPECT_LT(this->Check(TensorShape({3, 3}),
+                        [](GraphBuilder& b, const std::vector<Output>& x) {
+                          return b.Add("StridedSliceGrad",
+                                       {b.ConstInt({4, 5}), b.ConstInt({3, 0}), b.ConstInt({0, 5}),
+                                        b.ConstInt({-1, 2}), x[0]});
+                        }),
+            this->Tol());
+}
+
 TYPED_TEST(ArrayGradTest, FillGivesTheValueTheSumOfTheGradient) {
   const double error = GradientError(
       {Random<TypeParam>(TensorShape({}))}, [](GraphBuilder& b, const std::vector<Output>& x) {

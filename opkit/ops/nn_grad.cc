@@ -167,6 +167,34 @@ Status Conv2DGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outpu
 }
 REGISTER_GRADIENT_OP("Conv2D", Conv2DGrad);
 
+// Conv2DBackpropInput(input_sizes, filter, dy) is linear in filter and dy:
+// its gradient in filter is the filter gradient of a convolution of the
+// incoming gradient by dy, in dy the forward convolution of the incoming
+// gradient (TensorFlow's _Conv2DBackpropInputGrad); and likewise for
+// Conv2DBackpropFilter(input, filter_sizes, dy) in input and dy.
+Status Conv2DBackpropInputGrad(GraphBuilder& b, const GradientOp& op,
+                               const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const auto attrs = op.Attrs({"strides", "padding", "explicit_paddings", "data_format",
+                               "dilations", "use_cudnn_on_gpu"});
+  const Output& filter = op.inputs[1];
+  *dx = {Output(),
+         b.Add("Conv2DBackpropFilter", {dy[0], b.Add("Shape", {filter}), op.inputs[2]}, attrs),
+         b.Add("Conv2D", {dy[0], filter}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Conv2DBackpropInput", Conv2DBackpropInputGrad);
+
+Status Conv2DBackpropFilterGrad(GraphBuilder& b, const GradientOp& op,
+                                const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const auto attrs = op.Attrs({"strides", "padding", "explicit_paddings", "data_format",
+                               "dilations", "use_cudnn_on_gpu"});
+  const Output& input = op.inputs[0];
+  *dx = {b.Add("Conv2DBackpropInput", {b.Add("Shape", {input}), dy[0], op.inputs[2]}, attrs),
+         Output(), b.Add("Conv2D", {input, dy[0]}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+
 Status DepthwiseConv2dNativeGrad(GraphBuilder& b, const GradientOp& op,
                                  const std::vector<Output>& dy,
                                  std::vector<Output>* dx) {
@@ -197,6 +225,17 @@ Status AvgPoolGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outp
   return b.status();
 }
 REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);
+
+// AvgPoolGrad(orig_input_shape, dy) spreads each window's gradient evenly
+// over it, a linear map whose adjoint is AvgPool (TensorFlow's
+// _AvgPoolGradGrad); the shape gets none.
+Status AvgPoolGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                       std::vector<Output>* dx) {
+  *dx = {Output(),
+         b.Add("AvgPool", {dy[0]}, op.Attrs({"ksize", "strides", "padding", "data_format"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("AvgPoolGrad", AvgPoolGradGrad);
 
 // FusedBatchNormV3(x, scale, offset, mean, variance) -> (y, batch_mean,
 // batch_variance, reserve_space_1, reserve_space_2, reserve_space_3): the

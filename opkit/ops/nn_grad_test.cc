@@ -128,6 +128,53 @@ TYPED_TEST(NnGradTest, Conv2D) {
   }
 }
 
+TYPED_TEST(NnGradTest, Conv2DBackpropInputAndFilter) {
+  // input [1, 5, 4, 2], filter [3, 2, 2, 3]; dy of the convolution's output shape.
+  struct Case {
+    const char* padding;
+    int stride;
+    TensorShape out;
+  };
+  for (const Case& c : {Case{"VALID", 1, {1, 3, 3, 3}}, Case{"SAME", 2, {1, 3, 2, 3}}}) {
+    SCOPED_TRACE(::testing::Message() << c.padding << " stride " << c.stride);
+    const auto attrs = std::vector<std::pair<std::string, AttrValue>>{
+        {"strides", Attr({1, c.stride, c.stride, 1})}, {"padding", Attr(std::string(c.padding))}};
+    const double input = GradientError(
+        {Random<TypeParam>(TensorShape({3, 2, 2, 3})), Random<TypeParam>(c.out, -1, 1, 0.1, 5)},
+        [&](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output y =
+              b.Add("Conv2DBackpropInput", {b.ConstInt({1, 5, 4, 2}), x[0], x[1]}, attrs);
+          return b.Add("Mul", {y, y});
+        });
+    EXPECT_LT(input, this->Tol());
+    const double filter = GradientError(
+        {Random<TypeParam>(TensorShape({1, 5, 4, 2})), Random<TypeParam>(c.out, -1, 1, 0.1, 5)},
+        [&](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output y =
+              b.Add("Conv2DBackpropFilter", {x[0], b.ConstInt({3, 2, 2, 3}), x[1]}, attrs);
+          return b.Add("Mul", {y, y});
+        });
+    EXPECT_LT(filter, this->Tol());
+  }
+}
+
+TYPED_TEST(NnGradTest, AvgPoolGrad) {
+  for (const char* padding : {"VALID", "SAME"}) {
+    SCOPED_TRACE(padding);
+    const TensorShape out = std::string(padding) == "VALID" ? TensorShape({1, 2, 2, 2})
+                                                            : TensorShape({1, 2, 3, 2});
+    const double error = GradientError(
+        {Random<TypeParam>(out)}, [padding](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output y = b.Add("AvgPoolGrad", {b.ConstInt({1, 4, 5, 2}), x[0]},
+                                 {{"ksize", Attr({1, 2, 2, 1})},
+                                  {"strides", Attr({1, 2, 2, 1})},
+                                  {"padding", Attr(std::string(padding))}});
+          return b.Add("Mul", {y, b.Add("Square", {y})});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
+}
+
 TYPED_TEST(NnGradTest, DepthwiseConv2dNative) {
   struct Case {
     const char* padding;
