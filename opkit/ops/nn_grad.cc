@@ -210,6 +210,37 @@ Status DepthwiseConv2dNativeGrad(GraphBuilder& b, const GradientOp& op,
 }
 REGISTER_GRADIENT_OP("DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
 
+// The depthwise backprop ops are linear in the same way as Conv2D's
+// (TensorFlow's _DepthwiseConv2dNativeBackpropInputGrad / FilterGrad).
+Status DepthwiseConv2dNativeBackpropInputGrad(GraphBuilder& b, const GradientOp& op,
+                                              const std::vector<Output>& dy,
+                                              std::vector<Output>* dx) {
+  const auto attrs =
+      op.Attrs({"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  const Output& filter = op.inputs[1];
+  *dx = {Output(),
+         b.Add("DepthwiseConv2dNativeBackpropFilter",
+               {dy[0], b.Add("Shape", {filter}), op.inputs[2]}, attrs),
+         b.Add("DepthwiseConv2dNative", {dy[0], filter}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("DepthwiseConv2dNativeBackpropInput",
+                     DepthwiseConv2dNativeBackpropInputGrad);
+
+Status DepthwiseConv2dNativeBackpropFilterGrad(GraphBuilder& b, const GradientOp& op,
+                                               const std::vector<Output>& dy,
+                                               std::vector<Output>* dx) {
+  const auto attrs =
+      op.Attrs({"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  const Output& input = op.inputs[0];
+  *dx = {b.Add("DepthwiseConv2dNativeBackpropInput",
+               {b.Add("Shape", {input}), dy[0], op.inputs[2]}, attrs),
+         Output(), b.Add("DepthwiseConv2dNative", {input, dy[0]}, attrs)};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("DepthwiseConv2dNativeBackpropFilter",
+                     DepthwiseConv2dNativeBackpropFilterGrad);
+
 Status MaxPoolGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
                    std::vector<Output>* dx) {
   *dx = {b.Add("MaxPoolGrad", {op.inputs[0], op.outputs[0], dy[0]},

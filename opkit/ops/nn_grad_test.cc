@@ -158,6 +158,30 @@ TYPED_TEST(NnGradTest, Conv2DBackpropInputAndFilter) {
   }
 }
 
+TYPED_TEST(NnGradTest, DepthwiseConv2dNativeBackpropInputAndFilter) {
+  // input [2, 5, 6, 3], filter [3, 2, 3, 2] (multiplier 2), SAME, stride 2:
+  // dy [2, 3, 3, 6].
+  const auto attrs = std::vector<std::pair<std::string, AttrValue>>{
+      {"strides", Attr({1, 2, 2, 1})}, {"padding", Attr(std::string("SAME"))}};
+  const TensorShape out({2, 3, 3, 6});
+  const double input = GradientError(
+      {Random<TypeParam>(TensorShape({3, 2, 3, 2})), Random<TypeParam>(out, -1, 1, 0.1, 5)},
+      [&](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output y = b.Add("DepthwiseConv2dNativeBackpropInput",
+                               {b.ConstInt({2, 5, 6, 3}), x[0], x[1]}, attrs);
+        return b.Add("Mul", {y, y});
+      });
+  EXPECT_LT(input, this->Tol());
+  const double filter = GradientError(
+      {Random<TypeParam>(TensorShape({2, 5, 6, 3})), Random<TypeParam>(out, -1, 1, 0.1, 5)},
+      [&](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output y = b.Add("DepthwiseConv2dNativeBackpropFilter",
+                               {x[0], b.ConstInt({3, 2, 3, 2}), x[1]}, attrs);
+        return b.Add("Mul", {y, y});
+      });
+  EXPECT_LT(filter, this->Tol());
+}
+
 TYPED_TEST(NnGradTest, AvgPoolGrad) {
   for (const char* padding : {"VALID", "SAME"}) {
     SCOPED_TRACE(padding);
