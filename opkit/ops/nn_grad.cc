@@ -106,6 +106,41 @@ Status BiasAddGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<
 }
 REGISTER_GRADIENT_OP("BiasAddGrad", BiasAddGradGrad);
 
+// TopKV2(input, k) -> (values, indices): each value's gradient goes back to
+// the element it was taken from (TensorFlow's _TopKGrad, which scatters
+// with ScatterNd; opkit sums into the flattened input with
+// UnsortedSegmentSum, the same values as the positions are distinct). k
+// and the indices output carry none.
+Status TopKV2Grad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                  std::vector<Output>* dx) {
+  const Output& input = op.inputs[0];
+  const Output& indices = op.outputs[1];
+  auto last_dim = [&b](const Output& t) {
+    return b.Add("GatherV2", {b.Add("Shape", {t}),
+                              b.Add("Sub", {b.Add("Rank", {t}), b.ScalarInt(1)}),
+                              b.ScalarInt(0)});
+  };
+  // Row r of the [outer, k] indices picks from row r of the [outer, n]
+  // input: its flat positions are r * n + index. (n at least 1 so that an
+  // empty last dimension still makes a valid range; outer spelled out, as
+  // Reshape cannot infer it when k is 0.)
+  const Output n = b.Add("Maximum", {last_dim(input), b.ScalarInt(1)});
+  const Output outer = b.Add("FloorDiv", {b.Add("Size", {input}), n});
+  const Output ind_2d =
+      b.Add("Reshape", {indices, b.Add("Pack", {Input({outer, last_dim(indices)})})});
+  const Output offsets = b.Add(
+      "ExpandDims",
+      {b.Add("Range", {b.ScalarInt(0), b.Add("Mul", {outer, n}), n}), b.ScalarInt(-1)});
+  const Output flat_positions =
+      b.Add("Reshape", {b.Add("AddV2", {ind_2d, offsets}), b.ConstInt({-1})});
+  const Output flat = b.Add("UnsortedSegmentSum",
+                            {b.Add("Reshape", {dy[0], b.ConstInt({-1})}), flat_positions,
+                             b.Add("Size", {input})});
+  *dx = {b.Add("Reshape", {flat, b.Add("Shape", {input})}), Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("TopKV2", TopKV2Grad);
+
 // Sum over the last axis, kept.
 Output SumLast(GraphBuilder& b, const Output& t) {
   return b.Add("Sum", {t, b.ScalarInt(-1)}, {{"keep_dims", Attr(true)}});

@@ -182,6 +182,34 @@ TYPED_TEST(NnGradTest, DepthwiseConv2dNativeBackpropInputAndFilter) {
   EXPECT_LT(filter, this->Tol());
 }
 
+TYPED_TEST(NnGradTest, TopKV2ValuesGoBackToTheirPositions) {
+  struct Case {
+    TensorShape shape;
+    int k;
+  };
+  for (const Case& c : {Case{{2, 5}, 2}, Case{{2, 2, 4}, 3}, Case{{6}, 6}, Case{{3, 4}, 0}}) {
+    SCOPED_TRACE(::testing::Message() << c.shape.DebugString() << " k=" << c.k);
+    if (c.k == 0) {
+      // Nothing is taken: TopKV2's gradient is empty-in, zeros-out, next to
+      // a path that uses the input directly.
+      const double error = GradientError(
+          {Random<TypeParam>(c.shape)}, [&c](GraphBuilder& b, const std::vector<Output>& x) {
+            const Output v = b.AddN("TopKV2", {x[0], b.ScalarInt(c.k)})[0];
+            const Output y = b.Add("ConcatV2", {Input({v, x[0]}), b.ScalarInt(1)});
+            return b.Add("Mul", {y, b.Add("Square", {y})});
+          });
+      EXPECT_LT(error, this->Tol());
+      continue;
+    }
+    const double error = GradientError(
+        {Random<TypeParam>(c.shape)}, [&c](GraphBuilder& b, const std::vector<Output>& x) {
+          const Output v = b.AddN("TopKV2", {x[0], b.ScalarInt(c.k)})[0];
+          return b.Add("Mul", {v, b.Add("Square", {v})});
+        });
+    EXPECT_LT(error, this->Tol());
+  }
+}
+
 TYPED_TEST(NnGradTest, AvgPoolGrad) {
   for (const char* padding : {"VALID", "SAME"}) {
     SCOPED_TRACE(padding);
