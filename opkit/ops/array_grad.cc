@@ -251,6 +251,30 @@ Status FillGrad(GraphBuilder& b, const GradientOp&, const std::vector<Output>& d
 }
 REGISTER_GRADIENT_OP("Fill", FillGrad);
 
+// SparseToDense(sparse_indices, output_shape, sparse_values, default_value):
+// each value gets the gradient at its position, the default value the sum
+// of the rest (TensorFlow's _SparseToDenseGrad); a scalar sparse_values
+// (one value for every index) gets the sum of its positions'.
+Status SparseToDenseGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                         std::vector<Output>* dx) {
+  const Output& values = op.inputs[2];
+  // Indices as [N, R] rows, R the output's rank (a scalar or vector of
+  // indices addresses a vector output).
+  const Output rows = b.Add(
+      "Reshape", {op.inputs[0], b.Add("Pack", {Input({b.ScalarInt(-1),
+                                                      b.Add("Size", {op.inputs[1]})})})});
+  const Output gathered = b.Add("GatherNd", {dy[0], rows});
+  const Output values_grad = grad::ReduceForBroadcast(b, values, gathered, gathered, gathered)[0];
+  auto sum_all = [&b](const Output& t) {
+    return b.Add("Sum", {t, b.Add("Range", {b.ScalarInt(0), b.Add("Rank", {t}),
+                                            b.ScalarInt(1)})});
+  };
+  *dx = {Output(), Output(), values_grad,
+         b.Add("Sub", {sum_all(dy[0]), sum_all(gathered)})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SparseToDense", SparseToDenseGrad);
+
 // SpaceToDepth and DepthToSpace only move elements: each one's gradient is
 // the other op with the same block size and layout.
 template <const char* kInverse>

@@ -147,6 +147,31 @@ TYPED_TEST(ArrayGradTest, StridedSliceGradInItsGradient) {
             this->Tol());
 }
 
+TYPED_TEST(ArrayGradTest, SparseToDenseValuesAndDefault) {
+  // Three values into a [3, 4] output; the nine other elements are the default.
+  const double matrix = GradientError(
+      {Random<TypeParam>(TensorShape({3})), Random<TypeParam>(TensorShape({}), -1, 1, 0.1, 5)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output indices =
+            b.Add("Reshape", {b.ConstInt({0, 1, 1, 3, 2, 0}), b.ConstInt({3, 2})});
+        const Output y = b.Add("SparseToDense", {indices, b.ConstInt({3, 4}), x[0], x[1]});
+        return b.Add("Mul", {y, b.Add("Square", {y})});
+      });
+  EXPECT_LT(matrix, this->Tol());
+  // Vector indices into a vector, one scalar value for all of them.
+  const double vector = GradientError(
+      {Random<TypeParam>(TensorShape({})), Random<TypeParam>(TensorShape({}), -1, 1, 0.1, 5)},
+      [](GraphBuilder& b, const std::vector<Output>& x) {
+        const Output y =
+            b.Add("SparseToDense", {b.ConstInt({1, 4}), b.ConstInt({5}), x[0], x[1]});
+        const Output weights = b.Add(
+            "Cast", {b.Add("Range", {b.ScalarInt(1), b.ScalarInt(6), b.ScalarInt(1)})},
+            {{"DstT", Attr(x[0].dtype)}});
+        return b.Add("Mul", {y, weights});
+      });
+  EXPECT_LT(vector, this->Tol());
+}
+
 TYPED_TEST(ArrayGradTest, FillGivesTheValueTheSumOfTheGradient) {
   const double error = GradientError(
       {Random<TypeParam>(TensorShape({}))}, [](GraphBuilder& b, const std::vector<Output>& x) {
