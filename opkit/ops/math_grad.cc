@@ -334,6 +334,37 @@ Status UnsortedSegmentMinOrMaxGrad(GraphBuilder& b, const GradientOp& op,
          Output()};
   return b.status();
 }
+// UnsortedSegmentProd: an element's partial derivative is the product of
+// the rest of its segment: the segment's product divided by it, or, for a
+// zero element, the product of the segment's non-zero elements; a segment
+// with two zeros or more passes no gradient (TensorFlow's
+// _UnsortedSegmentProdGrad).
+Status UnsortedSegmentProdGrad(GraphBuilder& b, const GradientOp& op,
+                               const std::vector<Output>& dy, std::vector<Output>* dx) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const Output& num_segments = op.inputs[2];
+  const Output zero = b.Scalar(data.dtype, 0.0);
+  const Output is_zero = b.Add("Equal", {data, zero});
+  const Output num_zeros = b.Add(
+      "UnsortedSegmentSum",
+      {b.Add("Cast", {is_zero}, {{"DstT", Attr(DT_INT32)}}), ids, num_segments});
+  const Output g = b.Add("SelectV2", {b.Add("Greater", {num_zeros, b.ScalarInt(1)}),
+                                      b.Scalar(dy[0].dtype, 0.0), dy[0]});
+  const Output non_zero_data =
+      b.Add("SelectV2", {is_zero, b.Scalar(data.dtype, 1.0), data});
+  const Output non_zero_prod =
+      b.Add("UnsortedSegmentProd", {non_zero_data, ids, num_segments});
+  const Output clipped = b.Add("Maximum", {ids, b.Add("ZerosLike", {ids})});
+  auto gather = [&](const Output& t) { return b.Add("GatherV2", {t, clipped, b.ScalarInt(0)}); };
+  const Output partial =
+      b.Add("SelectV2", {is_zero, gather(non_zero_prod),
+                         b.Add("RealDiv", {gather(op.outputs[0]), data})});
+  *dx = {b.Add("Mul", {GatherDropNegatives(b, g, ids)[0], partial}), Output(), Output()};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentProd", UnsortedSegmentProdGrad);
+
 REGISTER_GRADIENT_OP("UnsortedSegmentMax", UnsortedSegmentMinOrMaxGrad);
 REGISTER_GRADIENT_OP("UnsortedSegmentMin", UnsortedSegmentMinOrMaxGrad);
 

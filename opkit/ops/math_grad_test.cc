@@ -351,6 +351,26 @@ TYPED_TEST(MathGradTest, UnsortedSegmentMaxMinWithNegativeIds) {
   EXPECT_EQ(j.theoretical, (std::vector<std::vector<double>>{{0.5, 0.5, 0, 0}}));
 }
 
+TYPED_TEST(MathGradTest, UnsortedSegmentProdWithZerosAndNegativeIds) {
+  // Segment 0: no zero; segment 1: one zero; segment 2: two zeros; two
+  // elements dropped (one of them zero).
+  const std::vector<double> values = {0.5, -1.5, 0, 2, 0, 0, 1.25, 0, -0.75};
+  const std::vector<int32_t> ids = {0, 0, 1, 1, 2, 2, 2, -1, -3};
+  Tensor x(this->kType, TensorShape({9}));
+  for (int i = 0; i < 9; ++i) x.flat<TypeParam>()(i) = static_cast<TypeParam>(values[i]);
+  const double error = GradientError({x}, [&](GraphBuilder& b, const std::vector<Output>& in) {
+    const Output y = b.Add("UnsortedSegmentProd", {in[0], b.ConstInt(ids), b.ScalarInt(4)});
+    return b.Add("Mul", {y, b.Add("Square", {y})});
+  });
+  EXPECT_LT(error, this->Tol());
+  // Rows of a matrix, without zeros.
+  const double rows = GradientError(
+      {Random<TypeParam>(TensorShape({4, 2}))}, [](GraphBuilder& b, const std::vector<Output>& in) {
+        return b.Add("UnsortedSegmentProd", {in[0], b.ConstInt({1, 0, 1, -1}), b.ScalarInt(2)});
+      });
+  EXPECT_LT(rows, this->Tol());
+}
+
 // The gradient of Output `y` with respect to `x`, added to b's graph.
 Output SymbolicGradient(GraphBuilder& b, const Output& y, const Output& x) {
   std::vector<std::string> dx;
