@@ -1,6 +1,7 @@
 // Gradients of the array ops (reshaping, transposing, joining, cutting,
 // gathering, padding, tiling), registered with REGISTER_GRADIENT_OP. Each
 // follows TensorFlow's gradient of the same op.
+#include <string>
 #include <vector>
 
 #include "opkit/core/errors.h"
@@ -153,6 +154,19 @@ Status StridedSliceGrad(GraphBuilder& b, const GradientOp& op, const std::vector
 }
 REGISTER_GRADIENT_OP("StridedSlice", StridedSliceGrad);
 
+// StridedSliceGrad(shape, begin, end, strides, dy) scatters dy into zeros
+// of `shape`; its gradient in dy is the same strided slice of the incoming
+// gradient (TensorFlow's _StridedSliceGradGrad).
+Status StridedSliceGradGrad(GraphBuilder& b, const GradientOp& op,
+                            const std::vector<Output>& dy, std::vector<Output>* dx) {
+  *dx = {Output(), Output(), Output(), Output(),
+         b.Add("StridedSlice", {dy[0], op.inputs[1], op.inputs[2], op.inputs[3]},
+               op.Attrs({"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                         "shrink_axis_mask"}))};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("StridedSliceGrad", StridedSliceGradGrad);
+
 // Pad: the middle of dy, where the input was.
 Status PadGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
                std::vector<Output>* dx) {
@@ -225,6 +239,75 @@ Status GatherV2Grad(GraphBuilder& b, const GradientOp& op, const std::vector<Out
   return b.status();
 }
 REGISTER_GRADIENT_OP("GatherV2", GatherV2Grad);
+
+// Fill(dims, value): value was copied to every element, so it gets the sum
+// of the gradient; dims gets none.
+Status FillGrad(GraphBuilder& b, const GradientOp&, const std::vector<Output>& dy,
+                std::vector<Output>* dx) {
+  const Output all_axes =
+      b.Add("Range", {b.ScalarInt(0), b.Add("Rank", {dy[0]}), b.ScalarInt(1)});
+  *dx = {Output(), b.Add("Sum", {dy[0], all_axes})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("Fill", FillGrad);
+
+// SparseToDense(sparse_indices, output_shape, sparse_values, default_value):
+// each value gets the gradient at its position, the default value the sum
+// of the rest (TensorFlow's _SparseToDenseGrad); a scalar sparse_values
+// (one value for every index) gets the sum of its positions'.
+Status SparseToDenseGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                         std::vector<Output>* dx) {
+  const Output& values = op.inputs[2];
+  // Indices as [N, R] rows, R the output's rank (a scalar or vector of
+  // indices addresses a vector output).
+  const Output rows = b.Add(
+      "Reshape", {op.inputs[0], b.Add("Pack", {Input({b.ScalarInt(-1),
+                                                      b.Add("Size", {op.inputs[1]})})})});
+  const Output gathered = b.Add("GatherNd", {dy[0], rows});
+  const Output values_grad = grad::ReduceForBroadcast(b, values, gathered, gathered, gathered)[0];
+  auto sum_all = [&b](const Output& t) {
+    return b.Add("Sum", {t, b.Add("Range", {b.ScalarInt(0), b.Add("Rank", {t}),
+                                            b.ScalarInt(1)})});
+  };
+  *dx = {Output(), Output(), values_grad,
+         b.Add("Sub", {sum_all(dy[0]), sum_all(gathered)})};
+  return b.status();
+}
+REGISTER_GRADIENT_OP("SparseToDense", SparseToDenseGrad);
+
+// SpaceToDepth and DepthToSpace only move elements: each one's gradient is
+// the other op with the same block size and layout.
+template <const char* kInverse>
+Status DepthSpaceGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                      std::vector<Output>* dx) {
+  std::string data_format;
+  OPKIT_RETURN_IF_ERROR(op.GetAttr("data_format", &data_format));
+  if (data_format == "NCHW_VECT_C") {
+    return errors::InvalidArgument(
+        "the gradient of ", op.type(), " is not defined for data_format NCHW_VECT_C (a layout "
+        "of qint8 data); use NHWC or NCHW");
+  }
+  *dx = {b.Add(kInverse, {dy[0]}, op.Attrs({"block_size", "data_format"}))};
+  return b.status();
+}
+constexpr char kDepthToSpace[] = "DepthToSpace";
+constexpr char kSpaceToDepth[] = "SpaceToDepth";
+REGISTER_GRADIENT_OP("SpaceToDepth", DepthSpaceGrad<kDepthToSpace>);
+REGISTER_GRADIENT_OP("DepthToSpace", DepthSpaceGrad<kSpaceToDepth>);
+
+// SpaceToBatchND(input, block_shape, paddings) and BatchToSpaceND(input,
+// block_shape, crops) undo each other: each one's gradient is the other op
+// with the same block shape, paddings as crops and crops as paddings.
+template <const char* kInverse>
+Status BatchSpaceGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                      std::vector<Output>* dx) {
+  *dx = {b.Add(kInverse, {dy[0], op.inputs[1], op.inputs[2]}), Output(), Output()};
+  return b.status();
+}
+constexpr char kBatchToSpaceND[] = "BatchToSpaceND";
+constexpr char kSpaceToBatchND[] = "SpaceToBatchND";
+REGISTER_GRADIENT_OP("SpaceToBatchND", BatchSpaceGrad<kBatchToSpaceND>);
+REGISTER_GRADIENT_OP("BatchToSpaceND", BatchSpaceGrad<kSpaceToBatchND>);
 
 }  // namespace
 }  // namespace opkit
