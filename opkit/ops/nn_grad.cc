@@ -36,35 +36,20 @@ Status BiasAddGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Outp
 }
 REGISTER_GRADIENT_OP("BiasAdd", BiasAddGrad);
 
-// ReluGrad(gradients, features) = gradients where features > 0: linear in
-// gradients (the same mask applied to the incoming gradient), flat in
-// features (TensorFlow's _ReluGradGrad).
-Status ReluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
-                    std::vector<Output>* dx) {
+// ReluGrad, Relu6Grad and LeakyReluGrad(gradients, features) apply a mask
+// of the features to the gradients: linear in gradients (the same op, with
+// its attrs, applied to the incoming gradient), flat in features
+// (TensorFlow's _ReluGradGrad, _Relu6GradGrad, _LeakyReluGradGrad).
+Status MaskedGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
+                      std::vector<Output>* dx) {
   const Output& features = op.inputs[1];
-  *dx = {b.Add("ReluGrad", {dy[0], features}), b.Add("ZerosLike", {features})};
-  return b.status();
-}
-REGISTER_GRADIENT_OP("ReluGrad", ReluGradGrad);
-
-// Relu6Grad and LeakyReluGrad are likewise linear in their gradients input
-// and flat in the features (TensorFlow's _Relu6GradGrad, _LeakyReluGradGrad).
-Status Relu6GradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
-                     std::vector<Output>* dx) {
-  const Output& features = op.inputs[1];
-  *dx = {b.Add("Relu6Grad", {dy[0], features}), b.Add("ZerosLike", {features})};
-  return b.status();
-}
-REGISTER_GRADIENT_OP("Relu6Grad", Relu6GradGrad);
-
-Status LeakyReluGradGrad(GraphBuilder& b, const GradientOp& op, const std::vector<Output>& dy,
-                         std::vector<Output>* dx) {
-  const Output& features = op.inputs[1];
-  *dx = {b.Add("LeakyReluGrad", {dy[0], features}, op.Attrs({"alpha"})),
+  *dx = {b.Add(op.type(), {dy[0], features}, op.Attrs({"alpha"})),
          b.Add("ZerosLike", {features})};
   return b.status();
 }
-REGISTER_GRADIENT_OP("LeakyReluGrad", LeakyReluGradGrad);
+REGISTER_GRADIENT_OP("ReluGrad", MaskedGradGrad);
+REGISTER_GRADIENT_OP("Relu6Grad", MaskedGradGrad);
+REGISTER_GRADIENT_OP("LeakyReluGrad", MaskedGradGrad);
 
 // EluGrad(g, y) = g * (y + 1) where y < 0, g elsewhere; SeluGrad(g, y) =
 // g * (y + scale * alpha) where y < 0, g * scale elsewhere. Both are linear
