@@ -44,6 +44,7 @@ function(opkit_cc_test name)
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE opkit::testing ${ARG_DEPS})
   opkit_test_build_cost(${name})
+  opkit_unity_batches(${name})
   # Tests find the source tree and tests/testdata/ through opkit/testing/test_data.h
   # (compiled-in defaults, overridable by OPKIT_SOURCE_DIR).
   # Note [Test granularity]: a test program is one ctest test per GoogleTest

@@ -57,6 +57,11 @@ std::string StrJoin(const Container& items, std::string_view sep) {
   return os.str();
 }
 
+// Whether `s` begins with `prefix`.
+inline bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
 }  // namespace opkit
 
 #endif  // OPKIT_CORE_STR_UTIL_H_

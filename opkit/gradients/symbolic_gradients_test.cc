@@ -32,7 +32,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Output Placeholder(GraphBuilder& b, DataType dt = DT_FLOAT) {
+Output Feed(GraphBuilder& b, DataType dt = DT_FLOAT) {
   return b.Add("Placeholder", {}, {{"dtype", Attr(dt)}});
 }
 
@@ -62,7 +62,7 @@ TEST(SymbolicGradientsTest, SumsOverEveryPath) {
   // y = x * x + x: dy/dx = 2x + 1.
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
+  const Output x = Feed(b);
   const Output y = b.Add("AddV2", {b.Add("Mul", {x, x}), x});
   ASSERT_THAT(b.status(), IsOk());
   std::vector<std::string> dx;
@@ -77,8 +77,8 @@ TEST(SymbolicGradientsTest, StopGradientAndUnconnectedInputs) {
   // y = x + StopGradient(x * x); z is not used.
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
-  const Output z = Placeholder(b);
+  const Output x = Feed(b);
+  const Output z = Feed(b);
   const Output y = b.Add("AddV2", {x, b.Add("StopGradient", {b.Add("Mul", {x, x})})});
   ASSERT_THAT(b.status(), IsOk());
   GraphDef with_none = g;
@@ -101,8 +101,8 @@ TEST(SymbolicGradientsTest, StopGradientAndUnconnectedInputs) {
 TEST(SymbolicGradientsTest, GradYsSeedTheBackprop) {
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
-  const Output dy = Placeholder(b);
+  const Output x = Feed(b);
+  const Output dy = Feed(b);
   const Output y = b.Add("Mul", {x, x});
   ASSERT_THAT(b.status(), IsOk());
   std::vector<std::string> dx;
@@ -116,7 +116,7 @@ TEST(SymbolicGradientsTest, GradYsSeedTheBackprop) {
 TEST(SymbolicGradientsTest, MissingGradientNamesTheOpAndLeavesTheGraphUnchanged) {
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
+  const Output x = Feed(b);
   const Output y = b.Add("Mul", {b.Add("SymbolicGradientsTestNoGrad", {x}), x});
   ASSERT_THAT(b.status(), IsOk());
   const GraphDef before = g;
@@ -133,7 +133,7 @@ TEST(SymbolicGradientsTest, MissingGradientNamesTheOpAndLeavesTheGraphUnchanged)
 TEST(SymbolicGradientsTest, BadNamesAreInvalidArgument) {
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
+  const Output x = Feed(b);
   ASSERT_THAT(b.status(), IsOk());
   std::vector<std::string> dx;
   EXPECT_THAT(AddSymbolicGradients(&g, {"nope"}, {x.name()}, {}, &dx),
@@ -180,7 +180,7 @@ TEST(SymbolicGradientsTest, ACustomRegistryIsUsed) {
               IsOk());
   GraphDef g;
   GraphBuilder b(&g, OpRegistry::Global(), "");
-  const Output x = Placeholder(b);
+  const Output x = Feed(b);
   const Output y = b.Add("SymbolicGradientsTestNoGrad", {x});
   ASSERT_THAT(b.status(), IsOk());
   SymbolicGradientOptions options;

@@ -49,7 +49,7 @@ std::unique_ptr<Device> MakeFake() {
       "/job:localhost/replica:0/task:0/device:PLACERTEST:0", p);
 }
 
-std::unique_ptr<Graph> Build(const std::string& text) {
+std::unique_ptr<Graph> BuildGraph(const std::string& text) {
   GraphDef def;
   EXPECT_TRUE(ParseGraphDefText(text, &def).ok());
   auto g = Graph::Create(def, OpRegistry::Global());
@@ -80,7 +80,7 @@ TEST_F(PlacerTest, RequestedDeviceSpellings) {
        {"", "/device:CPU:0", "/cpu:0", "/job:localhost/replica:0/task:0/device:CPU:0",
         "/device:CPU:*"}) {
     SCOPED_TRACE(spelling);
-    auto g = Build(ConstOn("a", spelling));
+    auto g = BuildGraph(ConstOn("a", spelling));
     ASSERT_NE(g, nullptr);
     OPKIT_ASSERT_OK(PlaceGraph(g.get(), {fake_.get(), cpu_.get()}));
     EXPECT_EQ(g->node(0).assigned_device_name(), cpu_->name());
@@ -89,7 +89,7 @@ TEST_F(PlacerTest, RequestedDeviceSpellings) {
 }
 
 TEST_F(PlacerTest, FirstDeviceWithAKernelAndHostMemory) {
-  auto g = Build(
+  auto g = BuildGraph(
       "node { name: 'x' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
       "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {} "
       "int_val: 1 } } } }\n" +
@@ -106,7 +106,7 @@ TEST_F(PlacerTest, FirstDeviceWithAKernelAndHostMemory) {
 }
 
 TEST_F(PlacerTest, PinnedToDeviceWithoutKernel) {
-  auto g = Build(ConstOn("a", "/device:PLACERTEST:0"));
+  auto g = BuildGraph(ConstOn("a", "/device:PLACERTEST:0"));
   EXPECT_THAT(PlaceGraph(g.get(), {cpu_.get(), fake_.get()}),
               StatusIs(error::INVALID_ARGUMENT,
                        AllOf(HasSubstr("no supported kernel for PLACERTEST"),
@@ -118,7 +118,7 @@ TEST_F(PlacerTest, PinnedToDeviceWithoutKernel) {
 }
 
 TEST_F(PlacerTest, PinnedToMissingDevice) {
-  auto g = Build(ConstOn("a", "/device:GPU:0"));
+  auto g = BuildGraph(ConstOn("a", "/device:GPU:0"));
   EXPECT_THAT(PlaceGraph(g.get(), {cpu_.get()}),
               StatusIs(error::INVALID_ARGUMENT,
                        AllOf(HasSubstr("no devices matching"),
@@ -127,20 +127,20 @@ TEST_F(PlacerTest, PinnedToMissingDevice) {
   soft.allow_soft_placement = true;
   OPKIT_ASSERT_OK(PlaceGraph(g.get(), {cpu_.get()}, soft));
   EXPECT_EQ(g->node(0).assigned_device_name(), cpu_->name());
-  auto g2 = Build(ConstOn("b", "/device:CPU:3"));
+  auto g2 = BuildGraph(ConstOn("b", "/device:CPU:3"));
   EXPECT_THAT(PlaceGraph(g2.get(), {cpu_.get()}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("no devices matching")));
 }
 
 TEST_F(PlacerTest, NoKernelAnywhere) {
-  auto g = Build("node { name: 'k' op: 'PlacerTestNoKernel' }");
+  auto g = BuildGraph("node { name: 'k' op: 'PlacerTestNoKernel' }");
   EXPECT_THAT(PlaceGraph(g.get(), {cpu_.get()}),
               StatusIs(error::INVALID_ARGUMENT,
                        AllOf(HasSubstr("No OpKernel"), HasSubstr("{{node k}}"))));
 }
 
 TEST_F(PlacerTest, BadDeviceNameAndNoDevices) {
-  auto g = Build(ConstOn("a", "not a device"));
+  auto g = BuildGraph(ConstOn("a", "not a device"));
   EXPECT_THAT(PlaceGraph(g.get(), {cpu_.get()}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("{{node a}}")));
   EXPECT_THAT(PlaceGraph(g.get(), {}),

@@ -513,7 +513,7 @@ struct BundleReader::DataFile {
 };
 
 struct BundleReader::TableState {
-  std::unique_ptr<IndexFile> file;
+  std::unique_ptr<leveldb::RandomAccessFile> file;  // an IndexFile
   std::unique_ptr<leveldb::Table> table;
   std::unique_ptr<leveldb::Iterator> iter;
 };

@@ -21,10 +21,6 @@
 namespace opkit {
 namespace {
 
-template <typename T>
-inline constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
 // The type products are computed in.
 template <typename T>
 using ComputeType =
@@ -32,7 +28,7 @@ using ComputeType =
 
 template <typename C>
 C Conj(C v) {
-  if constexpr (kIsComplex<C>) {
+  if constexpr (Eigen::NumTraits<C>::IsComplex) {
     return std::conj(v);
   } else {
     return v;

@@ -18,16 +18,11 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
 using test::Values;
-
-AttrValue Bool(bool b) {
-  AttrValue v;
-  v.set_b(b);
-  return v;
-}
 
 template <typename T>
 T FromInt(int v) {
@@ -130,7 +125,7 @@ TYPED_TEST(BatchMatMulTypedTest, MatchesNaiveReferenceWithBroadcastAndAdjoints) 
       const Tensor y = Filled<T>(adj_y ? TensorShape({3, 5, 4}) : TensorShape({3, 4, 5}), 2);
       std::vector<Tensor> out;
       ASSERT_THAT((*ctx)->Run("BatchMatMulV2", {x, y},
-                              {{"adj_x", Bool(adj_x)}, {"adj_y", Bool(adj_y)}}, &out),
+                              {{"adj_x", Attr(adj_x)}, {"adj_y", Attr(adj_y)}}, &out),
                   IsOk());
       ASSERT_EQ(out[0].shape(), TensorShape({2, 3, 3, 5}));
       const std::vector<T> want = Naive<T>(x, y, adj_x, adj_y, out[0].shape());
@@ -152,7 +147,7 @@ class BatchMatMulTest : public ::testing::Test {
   }
   Status Run(const Tensor& x, const Tensor& y, std::vector<Tensor>* out,
              bool adj_x = false, bool adj_y = false) {
-    return ctx_->Run("BatchMatMulV2", {x, y}, {{"adj_x", Bool(adj_x)}, {"adj_y", Bool(adj_y)}},
+    return ctx_->Run("BatchMatMulV2", {x, y}, {{"adj_x", Attr(adj_x)}, {"adj_y", Attr(adj_y)}},
                      out);
   }
   std::unique_ptr<EagerContext> ctx_;
@@ -230,7 +225,7 @@ TEST(BatchMatMulPoolTest, FewLargeProductsSplitEachProductAcrossThePool) {
       const Tensor y = Filled<double>(adj_y ? TensorShape({70, 80}) : TensorShape({80, 70}), 4);
       std::vector<Tensor> out;
       ASSERT_THAT((*ctx)->Run("BatchMatMulV2", {x, y},
-                              {{"adj_x", Bool(adj_x)}, {"adj_y", Bool(adj_y)}}, &out),
+                              {{"adj_x", Attr(adj_x)}, {"adj_y", Attr(adj_y)}}, &out),
                   IsOk());
       ASSERT_EQ(out[0].shape(), TensorShape({2, 96, 70}));
       const std::vector<double> want = Naive<double>(x, y, adj_x, adj_y, out[0].shape());

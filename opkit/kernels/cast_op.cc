@@ -26,9 +26,6 @@ namespace opkit {
 namespace {
 
 template <typename T>
-inline constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-template <typename T>
 inline constexpr bool kIsReducedFloat =
     std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
@@ -67,8 +64,8 @@ template <typename D, typename S>
 D Convert(S s, bool truncate) {
   if constexpr (std::is_same_v<D, S>) {
     return s;
-  } else if constexpr (kIsComplex<S>) {
-    if constexpr (kIsComplex<D>) {
+  } else if constexpr (Eigen::NumTraits<S>::IsComplex) {
+    if constexpr (Eigen::NumTraits<D>::IsComplex) {
       using R = typename D::value_type;
       return D(static_cast<R>(s.real()), static_cast<R>(s.imag()));
     } else if constexpr (std::is_same_v<D, bool>) {
@@ -78,7 +75,7 @@ D Convert(S s, bool truncate) {
     }
   } else if constexpr (kIsReducedFloat<S>) {
     return Convert<D>(static_cast<float>(s), truncate);
-  } else if constexpr (kIsComplex<D>) {
+  } else if constexpr (Eigen::NumTraits<D>::IsComplex) {
     using R = typename D::value_type;
     return D(Convert<R>(s, truncate), R(0));
   } else if constexpr (std::is_same_v<D, bool>) {

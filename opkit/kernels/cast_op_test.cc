@@ -18,6 +18,7 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
@@ -26,11 +27,6 @@ using test::Values;
 AttrValue Type(DataType t) {
   AttrValue v;
   v.set_type(t);
-  return v;
-}
-AttrValue Bool(bool b) {
-  AttrValue v;
-  v.set_b(b);
   return v;
 }
 
@@ -45,7 +41,7 @@ class CastTest : public ::testing::Test {
   Status CastStatus(const Tensor& x, DataType to, bool truncate, Tensor* out) {
     std::vector<Tensor> outs;
     OPKIT_RETURN_IF_ERROR(ctx_->Run(
-        "Cast", {x}, {{"DstT", Type(to)}, {"Truncate", Bool(truncate)}}, &outs));
+        "Cast", {x}, {{"DstT", Type(to)}, {"Truncate", Attr(truncate)}}, &outs));
     *out = outs.at(0);
     return OkStatus();
   }

@@ -31,13 +31,6 @@ NodeDef MakeNode(const std::string& op, int num_inputs, DataType t = DT_INT32) {
   return def;
 }
 
-std::unique_ptr<OpKernel> Kernel(const NodeDef& def) {
-  OpKernel* k = nullptr;
-  Status s = CreateOpKernel(DeviceType(DEVICE_CPU), nullptr, nullptr, def, 0, &k);
-  EXPECT_THAT(s, IsOk());
-  return std::unique_ptr<OpKernel>(k);
-}
-
 struct Call {
   std::vector<TensorValue> inputs;
   OpKernelContext::Params params;
@@ -55,7 +48,7 @@ struct Call {
 };
 
 TEST(SwitchOpTest, ForwardsToTheTakenOutput) {
-  auto k = Kernel(MakeNode("Switch", 2));
+  auto k = test::CreateKernel(MakeNode("Switch", 2));
   Tensor data(int32{7});
   for (bool pred : {false, true}) {
     Tensor p(pred);
@@ -68,7 +61,7 @@ TEST(SwitchOpTest, ForwardsToTheTakenOutput) {
 }
 
 TEST(SwitchOpTest, PredicateMustBeAScalar) {
-  auto k = Kernel(MakeNode("Switch", 2));
+  auto k = test::CreateKernel(MakeNode("Switch", 2));
   Tensor data(int32{7});
   Tensor p = test::AsTensor<bool>({true, false}, TensorShape({2}));
   Call call(k.get(), {TensorValue(&data), TensorValue(&p)});
@@ -79,7 +72,7 @@ TEST(SwitchOpTest, PredicateMustBeAScalar) {
 TEST(SwitchOpTest, RefSwitchForwardsTheRef) {
   NodeDef def = MakeNode("Switch", 2, DT_FLOAT);
   def.set_op("RefSwitch");
-  auto k = Kernel(def);
+  auto k = test::CreateKernel(def);
   mutex mu;
   Tensor var(2.f);
   Tensor p(true);
@@ -92,7 +85,7 @@ TEST(SwitchOpTest, RefSwitchForwardsTheRef) {
 }
 
 TEST(MergeOpTest, OutputsTheLiveInputAndItsIndex) {
-  auto k = Kernel(MakeNode("Merge", 3));
+  auto k = test::CreateKernel(MakeNode("Merge", 3));
   Tensor v(int32{42});
   Call call(k.get(), {TensorValue(), TensorValue(&v), TensorValue()},
             /*allow_missing=*/true);
@@ -102,14 +95,14 @@ TEST(MergeOpTest, OutputsTheLiveInputAndItsIndex) {
 }
 
 TEST(MergeOpTest, NoLiveInputIsAnError) {
-  auto k = Kernel(MakeNode("Merge", 2));
+  auto k = test::CreateKernel(MakeNode("Merge", 2));
   Call call(k.get(), {TensorValue(), TensorValue()}, /*allow_missing=*/true);
   EXPECT_THAT(call.ctx->status(),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("without a live input")));
 }
 
 TEST(MergeOpTest, MissingInputsNeedTheRuntimesPermission) {
-  auto k = Kernel(MakeNode("Merge", 2));
+  auto k = test::CreateKernel(MakeNode("Merge", 2));
   Tensor v(int32{1});
   Call call(k.get(), {TensorValue(), TensorValue(&v)}, /*allow_missing=*/false);
   EXPECT_THAT(call.ctx->status(), StatusIs(error::INVALID_ARGUMENT));
@@ -119,14 +112,14 @@ TEST(ForwardingOpsTest, EnterExitNextIterationLoopCond) {
   Tensor v(int32{5});
   for (const char* op : {"Enter", "Exit", "NextIteration"}) {
     SCOPED_TRACE(op);
-    auto k = Kernel(MakeNode(op, 1));
+    auto k = test::CreateKernel(MakeNode(op, 1));
     Call call(k.get(), {TensorValue(&v)});
     OPKIT_ASSERT_OK(call.ctx->status());
     EXPECT_EQ(call.ctx->mutable_output(0)->scalar<int32>()(), 5);
     EXPECT_EQ(call.ctx->frame_iter().frame_id, 3);
     EXPECT_EQ(call.ctx->frame_iter().iter_id, 4);
   }
-  auto k = Kernel(MakeNode("LoopCond", 1));
+  auto k = test::CreateKernel(MakeNode("LoopCond", 1));
   Tensor b(true);
   Call call(k.get(), {TensorValue(&b)});
   OPKIT_ASSERT_OK(call.ctx->status());
@@ -134,7 +127,7 @@ TEST(ForwardingOpsTest, EnterExitNextIterationLoopCond) {
 }
 
 TEST(ForwardingOpsTest, WrongInputDtypeIsRejectedByTheContext) {
-  auto k = Kernel(MakeNode("Exit", 1));
+  auto k = test::CreateKernel(MakeNode("Exit", 1));
   Tensor f(1.f);
   Call call(k.get(), {TensorValue(&f)});
   EXPECT_THAT(call.ctx->status(), StatusIs(error::INVALID_ARGUMENT));

@@ -32,17 +32,6 @@ struct Conv3DDims {
   int64_t out[3];
 };
 
-// The taps [*first, *last) of a window starting at `origin` that fall
-// inside [0, size).
-void ValidTaps(int64_t origin, int64_t size, int64_t taps, int64_t dilation,
-               int64_t* first, int64_t* last) {
-  *first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
-  *last = origin >= size
-              ? 0
-              : std::min(taps, (size - origin + dilation - 1) / dilation);
-  if (*last < *first) *last = *first;
-}
-
 template <typename CT>
 void Convolve(OpKernelContext* ctx, const Conv3DDims& d, const CT* in,
               const CT* filter, CT* out) {

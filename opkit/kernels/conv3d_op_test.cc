@@ -16,32 +16,9 @@ using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
+using test::AsDoubles;
 using test::Attr;
-
-TensorShape Shape(const std::vector<int64_t>& dims) {
-  TensorShape s;
-  for (int64_t d : dims) s.AddDim(d);
-  return s;
-}
-
-// Element i is (i % modulus) - offset, as numpy's (arange(n) % m - k).
-template <typename T>
-Tensor Cycle(const std::vector<int64_t>& dims, int modulus, int offset) {
-  Tensor t(DataTypeToEnum<T>::value, Shape(dims));
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    t.flat<T>()(i) = static_cast<T>(static_cast<float>(i % modulus - offset));
-  }
-  return t;
-}
-
-template <typename T>
-std::vector<double> AsDoubles(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    v.push_back(static_cast<double>(static_cast<float>(t.flat<T>()(i))));
-  }
-  return v;
-}
+using test::Cycle;
 
 class Conv3DTest : public test::EagerOpTest {
  protected:
@@ -91,8 +68,8 @@ TEST_F(Conv3DTest, MatchesReferenceOverGeometries) {
       {{1, 3, 3, 3, 8}, {1, 1, 1, 8, 16}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, "VALID"},
   };
   for (const G& g : cases) {
-    SCOPED_TRACE(::testing::Message() << Shape(g.x).DebugString() << " "
-                                      << Shape(g.w).DebugString() << " " << g.padding);
+    SCOPED_TRACE(::testing::Message() << TensorShape(g.x).DebugString() << " "
+                                      << TensorShape(g.w).DebugString() << " " << g.padding);
     Tensor x = Cycle<float>(g.x, 11, 5), w = Cycle<float>(g.w, 7, 3);
     ASSERT_THAT(Conv(x, w, g.strides, g.padding, g.dilations), IsOk());
     // The reference: output sizes and padding by TensorFlow's rules.

@@ -19,23 +19,9 @@ using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
+using test::AsDoubles;
 using test::Attr;
-
-TensorShape Shape(const std::vector<int64_t>& dims) {
-  TensorShape s;
-  for (int64_t d : dims) s.AddDim(d);
-  return s;
-}
-
-// Element i is (i % modulus) - offset, as numpy's (arange(n) % m - k).
-template <typename T>
-Tensor Cycle(const std::vector<int64_t>& dims, int modulus, int offset) {
-  Tensor t(DataTypeToEnum<T>::value, Shape(dims));
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    t.flat<T>()(i) = static_cast<T>(static_cast<float>(i % modulus - offset));
-  }
-  return t;
-}
+using test::Cycle;
 
 Tensor Sizes(const std::vector<int64_t>& dims) {
   Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(dims.size())}));
@@ -43,19 +29,6 @@ Tensor Sizes(const std::vector<int64_t>& dims) {
     t.flat<int32>()(i) = static_cast<int32>(dims[i]);
   }
   return t;
-}
-
-template <typename T>
-std::vector<double> AsDoubles(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int32>) {
-      v.push_back(static_cast<double>(t.flat<T>()(i)));
-    } else {
-      v.push_back(static_cast<double>(static_cast<float>(t.flat<T>()(i))));
-    }
-  }
-  return v;
 }
 
 struct Geometry {
@@ -200,7 +173,7 @@ TEST_F(ConvGradTest, AdjointOfConv2D) {
   cases.push_back(Case{{1, 6, 6, 40}, {1, 1, 40, 17}, {}});
   for (const Case& k : cases) {
     SCOPED_TRACE(::testing::Message()
-                 << Shape(k.x).DebugString() << " " << Shape(k.w).DebugString()
+                 << TensorShape(k.x).DebugString() << " " << TensorShape(k.w).DebugString()
                  << " " << k.g.padding << " stride " << k.g.strides[1]
                  << " dilation " << k.g.dilations[1]);
     Tensor x = Cycle<double>(k.x, 7, 3);
@@ -339,7 +312,7 @@ TEST_F(ConvGradTest, DepthwiseAdjointOfDepthwiseConv2dNative) {
   cases.push_back(c);
   for (const Case& k : cases) {
     SCOPED_TRACE(::testing::Message()
-                 << Shape(k.x).DebugString() << " " << Shape(k.w).DebugString()
+                 << TensorShape(k.x).DebugString() << " " << TensorShape(k.w).DebugString()
                  << " " << k.g.padding << " stride " << k.g.strides[1]
                  << " dilation " << k.g.dilations[1]);
     Tensor x = Cycle<double>(k.x, 7, 3);
@@ -358,8 +331,8 @@ TEST_F(ConvGradTest, DepthwiseAdjointOfDepthwiseConv2dNative) {
                     Attrs(k.g)),
                 IsOk());
     Tensor dw = out_[0];
-    EXPECT_EQ(dx.shape(), Shape(k.x));
-    EXPECT_EQ(dw.shape(), Shape(k.w));
+    EXPECT_EQ(dx.shape(), TensorShape(k.x));
+    EXPECT_EQ(dw.shape(), TensorShape(k.w));
     const double forward = Dot(y, dy);
     EXPECT_EQ(Dot(x, dx), forward);
     EXPECT_EQ(Dot(w, dw), forward);
@@ -404,7 +377,7 @@ TEST_F(ConvGradTest, DepthwiseFromTheDefinition) {
   ASSERT_THAT(Run("DepthwiseConv2dNativeBackpropInput",
                   {Sizes({N, C, H, W}), w_f, ToNchw(dy_f)}, Attrs(nchw)),
               IsOk());
-  Tensor want_nhwc(DT_FLOAT, Shape({N, H, W, C}));
+  Tensor want_nhwc(DT_FLOAT, TensorShape({N, H, W, C}));
   for (size_t i = 0; i < want_dx.size(); ++i) {
     want_nhwc.flat<float>()(i) = static_cast<float>(want_dx[i]);
   }

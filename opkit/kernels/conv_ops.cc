@@ -54,8 +54,6 @@ using ComputeType = std::conditional_t<
 // How many patch-matrix elements to build at once (16 MB of float).
 constexpr int64_t kMaxPatchElements = int64_t{1} << 22;
 
-constexpr int64_t kIntMax = std::numeric_limits<int>::max();
-
 Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> ContractDims() {
   Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims;
   dims[0] = Eigen::IndexPair<Eigen::DenseIndex>(1, 0);
@@ -312,9 +310,9 @@ Status InitConv2DParams(OpKernelConstruction* ctx, Conv2DParams* params) {
   OPKIT_RETURN_IF_ERROR(
       CheckValidPadding(params->padding, params->explicit_paddings, format));
   for (int64_t p : params->explicit_paddings) {
-    if (p > kIntMax) {
+    if (p > std::numeric_limits<int32>::max()) {
       return errors::InvalidArgument("explicit padding ", p,
-                                     " is too large; the limit is ", kIntMax);
+                                     " is too large; the limit is ", std::numeric_limits<int32>::max());
     }
   }
   return OkStatus();
@@ -331,7 +329,7 @@ Status ComputeConv2DDims(const Conv2DParams& params, const Tensor& input,
                                    filter.shape().DebugString());
   }
   for (int i = 0; i < 3; ++i) {
-    if (filter.dim_size(i) > kIntMax) {
+    if (filter.dim_size(i) > std::numeric_limits<int32>::max()) {
       return errors::InvalidArgument("filter too large: ",
                                      filter.shape().DebugString());
     }

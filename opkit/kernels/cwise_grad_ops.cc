@@ -21,16 +21,12 @@
 namespace opkit {
 namespace {
 
-template <typename T>
-inline constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
 // conj(e) for complex scalars, e itself for real ones. The real case hands
 // back the reference: a TensorMap nests by reference in Eigen expressions,
 // so a copy returned by value would dangle once the statement ends.
 template <typename E>
-decltype(auto) Conj(const E& e) {
-  if constexpr (kIsComplex<std::remove_cv_t<typename E::Scalar>>) {
+decltype(auto) ConjExpr(const E& e) {
+  if constexpr (Eigen::NumTraits<std::remove_cv_t<typename E::Scalar>>::IsComplex) {
     return e.conjugate();
   } else {
     return e;
@@ -42,7 +38,7 @@ struct SigmoidGrad {
   template <typename Y, typename D>
   auto operator()(const Y& y, const D& dy) const {
     using T = typename Y::Scalar;
-    return dy * Conj(y * (y.constant(T(1)) - y));
+    return dy * ConjExpr(y * (y.constant(T(1)) - y));
   }
 };
 
@@ -51,7 +47,7 @@ struct TanhGrad {
   template <typename Y, typename D>
   auto operator()(const Y& y, const D& dy) const {
     using T = typename Y::Scalar;
-    return dy * Conj(y.constant(T(1)) - y * y);
+    return dy * ConjExpr(y.constant(T(1)) - y * y);
   }
 };
 
@@ -60,7 +56,7 @@ struct SqrtGrad {
   template <typename Y, typename D>
   auto operator()(const Y& y, const D& dy) const {
     using T = typename Y::Scalar;
-    return dy * y.constant(T(0.5)) / Conj(y);
+    return dy * y.constant(T(0.5)) / ConjExpr(y);
   }
 };
 
@@ -69,7 +65,7 @@ struct RsqrtGrad {
   template <typename Y, typename D>
   auto operator()(const Y& y, const D& dy) const {
     using T = typename Y::Scalar;
-    return dy * Conj(y * y * y * y.constant(T(-0.5)));
+    return dy * ConjExpr(y * y * y * y.constant(T(-0.5)));
   }
 };
 
@@ -77,7 +73,7 @@ struct ReciprocalGrad {
   static constexpr int64_t kCost = 3;
   template <typename Y, typename D>
   auto operator()(const Y& y, const D& dy) const {
-    return dy * Conj(-(y * y));
+    return dy * ConjExpr(-(y * y));
   }
 };
 

@@ -18,16 +18,11 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
 using test::Values;
-
-AttrValue Bool(bool b) {
-  AttrValue v;
-  v.set_b(b);
-  return v;
-}
 
 class CompareOpsTest : public ::testing::Test {
  protected:
@@ -105,15 +100,15 @@ TEST_F(CompareOpsTest, IncompatibleShapes) {
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Incompatible shapes: [2] vs. [3]")));
   EXPECT_THAT(RunStatus("Less", {x, y}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("Incompatible shapes: [2] vs. [3]")));
-  const Tensor eq = Run("Equal", {x, y}, {{"incompatible_shape_error", Bool(false)}});
+  const Tensor eq = Run("Equal", {x, y}, {{"incompatible_shape_error", Attr(false)}});
   EXPECT_EQ(eq.shape(), TensorShape({}));
   EXPECT_THAT(Values<bool>(eq), ElementsAre(false));
-  const Tensor ne = Run("NotEqual", {x, y}, {{"incompatible_shape_error", Bool(false)}});
+  const Tensor ne = Run("NotEqual", {x, y}, {{"incompatible_shape_error", Attr(false)}});
   EXPECT_EQ(ne.shape(), TensorShape({}));
   EXPECT_THAT(Values<bool>(ne), ElementsAre(true));
   // Compatible shapes still broadcast with the attr off.
   const Tensor b = Run("Equal", {x, AsTensor<float>({2}, TensorShape({1}))},
-                       {{"incompatible_shape_error", Bool(false)}});
+                       {{"incompatible_shape_error", Attr(false)}});
   EXPECT_THAT(Values<bool>(b), ElementsAre(false, true));
 }
 

@@ -28,19 +28,6 @@
 namespace opkit {
 namespace {
 
-constexpr int64_t kIntMax = std::numeric_limits<int>::max();
-
-// The taps [*first, *last) of a window starting at `origin` (possibly
-// negative), with `taps` taps `dilation` apart, that fall inside [0, size).
-void ValidTaps(int64_t origin, int64_t size, int64_t taps, int64_t dilation,
-               int64_t* first, int64_t* last) {
-  *first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
-  *last = origin >= size
-              ? 0
-              : std::min(taps, (size - origin + dilation - 1) / dilation);
-  if (*last < *first) *last = *first;
-}
-
 // One output position with a depth multiplier of 1: out[c] = sum over the
 // valid taps of in[tap][c] * filter[tap][c]. `kChunk` channels are summed
 // at a time in a local array the compiler keeps in vector registers.
@@ -330,9 +317,9 @@ Status DepthwiseConvParams::FromAttrs(OpKernelConstruction* ctx,
   OPKIT_RETURN_IF_ERROR(
       CheckValidPadding(p->padding, p->explicit_paddings, p->format));
   for (int64_t pad : p->explicit_paddings) {
-    if (pad > kIntMax) {
+    if (pad > std::numeric_limits<int32>::max()) {
       return errors::InvalidArgument("explicit padding ", pad,
-                                     " is too large; the limit is ", kIntMax);
+                                     " is too large; the limit is ", std::numeric_limits<int32>::max());
     }
   }
   return OkStatus();

@@ -21,7 +21,9 @@ namespace {
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::HasSubstr;
+using test::AsDoubles;
 using test::Attr;
+using test::Cycle;
 
 struct DwCase {
   std::vector<int64_t> input;   // NHWC
@@ -32,36 +34,6 @@ struct DwCase {
   std::vector<int64> explicit_paddings = {};
   std::string data_format = "NHWC";
 };
-
-TensorShape Shape(const std::vector<int64_t>& dims) {
-  TensorShape s;
-  for (int64_t d : dims) s.AddDim(d);
-  return s;
-}
-
-// (i % modulus) - offset for element i: small integers, exact in every
-// type, the same formula as the numpy derivations below.
-template <typename T>
-Tensor Cycle(const std::vector<int64_t>& dims, int modulus, int offset) {
-  Tensor t(DataTypeToEnum<T>::value, Shape(dims));
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    t.flat<T>()(i) = static_cast<T>(static_cast<float>(i % modulus - offset));
-  }
-  return t;
-}
-
-template <typename T>
-std::vector<double> AsDoubles(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    v.push_back(static_cast<double>(static_cast<float>(t.flat<T>()(i))));
-  }
-  return v;
-}
-template <>
-std::vector<double> AsDoubles<double>(const Tensor& t) {
-  return test::Values<double>(t);
-}
 
 // The definition, with explicit top/left padding; NHWC.
 std::vector<double> Reference(const DwCase& c, const std::vector<double>& in,
@@ -208,8 +180,8 @@ TEST_F(DepthwiseConvTest, MatchesReferenceOverGeometries) {
     c.dilations = {1, g.dil, g.dil, 1};
     c.padding = g.padding;
     SCOPED_TRACE(::testing::Message()
-                 << "input " << Shape(c.input).DebugString() << " filter "
-                 << Shape(c.filter).DebugString() << " " << g.padding);
+                 << "input " << TensorShape(c.input).DebugString() << " filter "
+                 << TensorShape(c.filter).DebugString() << " " << g.padding);
     Tensor in = Cycle<float>(c.input, 13, 6);
     Tensor f = Cycle<float>(c.filter, 11, 5);
     ASSERT_THAT(RunCase(c, in, f), IsOk());

@@ -17,17 +17,11 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::FloatNear;
 using ::testing::Pointwise;
 using ::testing::HasSubstr;
-
-template <typename V>
-AttrValue Attr(const V& v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
 
 Tensor Vec(std::initializer_list<float> v) {
   return test::AsTensor<float>(v, TensorShape({static_cast<int64_t>(v.size())}));

@@ -21,14 +21,8 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::HasSubstr;
-
-template <typename V>
-AttrValue Attr(const V& v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
 
 template <typename T>
 Tensor Random(const std::vector<int64_t>& dims, uint32_t seed, double lo = -1,

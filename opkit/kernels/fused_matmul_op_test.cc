@@ -19,14 +19,8 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::HasSubstr;
-
-template <typename V>
-AttrValue Attr(const V& v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
 
 Tensor Random(const std::vector<int64_t>& dims, uint32_t seed) {
   TensorShape shape;

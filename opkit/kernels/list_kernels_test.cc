@@ -16,25 +16,25 @@ using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using test::AsScalar;
 using test::AsTensor;
 using test::Attr;
 using test::I32;
 using test::Values;
 
-Tensor Scalar(int32 v) { return AsTensor<int32>({v}, TensorShape({})); }
 Tensor F32(std::initializer_list<float> v) { return AsTensor<float>(v); }
 
 class ListKernelsTest : public test::EagerOpTest {
  protected:
   // A reserved list of `n` unset float elements of shape `element_shape`.
   Tensor Reserve(Tensor element_shape, int32 n) {
-    EXPECT_THAT(Run("TensorListReserve", {element_shape, Scalar(n)},
+    EXPECT_THAT(Run("TensorListReserve", {element_shape, AsScalar<int32>(n)},
                     {{"element_dtype", Attr(DT_FLOAT)}}),
                 IsOk());
     return out_.empty() ? Tensor() : out_[0];
   }
   Tensor SetItem(const Tensor& list, int32 index, const Tensor& item) {
-    EXPECT_THAT(Run("TensorListSetItem", {list, Scalar(index), item}), IsOk());
+    EXPECT_THAT(Run("TensorListSetItem", {list, AsScalar<int32>(index), item}), IsOk());
     return out_.empty() ? Tensor() : out_[0];
   }
   const TensorList& List(const Tensor& t) {
@@ -59,7 +59,7 @@ TEST_F(ListKernelsTest, ReserveSetAndStackFillsUnsetElementsWithZeros) {
 
   ASSERT_THAT(Run("TensorListLength", {list}), IsOk());
   EXPECT_EQ(out_[0].scalar<int32>()(), 3);
-  ASSERT_THAT(Run("TensorListGetItem", {list, Scalar(1), I32({2})},
+  ASSERT_THAT(Run("TensorListGetItem", {list, AsScalar<int32>(1), I32({2})},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               IsOk());
   EXPECT_THAT(Values<float>(out_[0]), ElementsAre(0, 0)) << "unset reads as zeros";
@@ -90,14 +90,14 @@ TEST_F(ListKernelsTest, FromTensorGatherAndElementShape) {
               IsOk());
   EXPECT_THAT(Values<int32>(out_[0]), ElementsAre(-1)) << "the shape given";
   t.flat<float>()(0) = 100;  // the list holds copies
-  ASSERT_THAT(Run("TensorListGetItem", {list, Scalar(0), I32({2})},
+  ASSERT_THAT(Run("TensorListGetItem", {list, AsScalar<int32>(0), I32({2})},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               IsOk());
   EXPECT_THAT(Values<float>(out_[0]), ElementsAre(1, 2));
 }
 
 TEST_F(ListKernelsTest, PushBackPopBackAndResize) {
-  ASSERT_THAT(Run("EmptyTensorList", {Scalar(-1), Scalar(2)},
+  ASSERT_THAT(Run("EmptyTensorList", {AsScalar<int32>(-1), AsScalar<int32>(2)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               IsOk());
   Tensor list = out_[0];
@@ -108,15 +108,15 @@ TEST_F(ListKernelsTest, PushBackPopBackAndResize) {
   EXPECT_THAT(Run("TensorListPushBack", {list, F32({4})}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("Tried to push item into a full list")));
-  ASSERT_THAT(Run("TensorListPopBack", {list, Scalar(-1)},
+  ASSERT_THAT(Run("TensorListPopBack", {list, AsScalar<int32>(-1)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               IsOk());
   EXPECT_THAT(Values<float>(out_[1]), ElementsAre(2, 3));
   list = out_[0];
   EXPECT_EQ(List(list).tensors.size(), 1u);
-  ASSERT_THAT(Run("TensorListResize", {list, Scalar(4)}), IsOk());
+  ASSERT_THAT(Run("TensorListResize", {list, AsScalar<int32>(4)}), IsOk());
   EXPECT_EQ(List(out_[0]).tensors.size(), 4u);
-  ASSERT_THAT(Run("TensorListPopBack", {out_[0], Scalar(-1)},
+  ASSERT_THAT(Run("TensorListPopBack", {out_[0], AsScalar<int32>(-1)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("element_shape is not fully defined")));
@@ -124,19 +124,19 @@ TEST_F(ListKernelsTest, PushBackPopBackAndResize) {
 
 TEST_F(ListKernelsTest, BadInputsAreErrors) {
   Tensor list = Reserve(I32({2}), 2);
-  EXPECT_THAT(Run("TensorListSetItem", {list, Scalar(2), F32({1, 2})}),
+  EXPECT_THAT(Run("TensorListSetItem", {list, AsScalar<int32>(2), F32({1, 2})}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("Trying to modify element 2 in a list with 2 "
                                  "elements.")));
-  EXPECT_THAT(Run("TensorListSetItem", {list, Scalar(-1), F32({1, 2})}),
+  EXPECT_THAT(Run("TensorListSetItem", {list, AsScalar<int32>(-1), F32({1, 2})}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("element -1")));
-  EXPECT_THAT(Run("TensorListSetItem", {list, Scalar(0), F32({1, 2, 3})}),
+  EXPECT_THAT(Run("TensorListSetItem", {list, AsScalar<int32>(0), F32({1, 2, 3})}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("incompatible shape at a list index")));
-  EXPECT_THAT(Run("TensorListSetItem", {list, Scalar(0), I32({1, 2})}),
+  EXPECT_THAT(Run("TensorListSetItem", {list, AsScalar<int32>(0), I32({1, 2})}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("op elements int32 but list elements float")));
-  EXPECT_THAT(Run("TensorListGetItem", {list, Scalar(5), I32({2})},
+  EXPECT_THAT(Run("TensorListGetItem", {list, AsScalar<int32>(5), I32({2})},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("Trying to access element 5")));
@@ -145,17 +145,17 @@ TEST_F(ListKernelsTest, BadInputsAreErrors) {
   Tensor empty_variant(DT_VARIANT, TensorShape({}));
   EXPECT_THAT(Run("TensorListLength", {empty_variant}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("to be a TensorList")));
-  EXPECT_THAT(Run("TensorListReserve", {I32({2}), Scalar(-3)},
+  EXPECT_THAT(Run("TensorListReserve", {I32({2}), AsScalar<int32>(-3)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("non negative")));
-  EXPECT_THAT(Run("TensorListReserve", {I32({2, -5}), Scalar(1)},
+  EXPECT_THAT(Run("TensorListReserve", {I32({2, -5}), AsScalar<int32>(1)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("element_shape")));
   {
     // More slots than the allocation limit allows: ResourceExhausted, not a
     // std::bad_alloc.
     ScopedAllocationLimit limit(1 << 20);
-    EXPECT_THAT(Run("TensorListReserve", {I32({2}), Scalar(1 << 30)},
+    EXPECT_THAT(Run("TensorListReserve", {I32({2}), AsScalar<int32>(1 << 30)},
                     {{"element_dtype", Attr(DT_FLOAT)}}),
                 StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("TensorListReserve")));
     // An empty tensor with a huge first dimension (found by the op fuzzer).
@@ -164,15 +164,15 @@ TEST_F(ListKernelsTest, BadInputsAreErrors) {
                 StatusIs(error::RESOURCE_EXHAUSTED, HasSubstr("TensorListFromTensor")));
   }
   EXPECT_THAT(Run("TensorListFromTensor", {AsTensor<float>({1}, TensorShape({})),
-                                           Scalar(-1)}),
+                                           AsScalar<int32>(-1)}),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("at least a vector")));
   EXPECT_THAT(Run("TensorListStack", {list, I32({2})},
                   {{"element_dtype", Attr(DT_FLOAT)}, {"num_elements", Attr(int64_t{3})}}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("expected a list with 3 elements but got a "
                                  "list with 2")));
-  Tensor unknown = Reserve(Scalar(-1), 0);
-  EXPECT_THAT(Run("TensorListStack", {unknown, Scalar(-1)},
+  Tensor unknown = Reserve(AsScalar<int32>(-1), 0);
+  EXPECT_THAT(Run("TensorListStack", {unknown, AsScalar<int32>(-1)},
                   {{"element_dtype", Attr(DT_FLOAT)}}),
               StatusIs(error::INVALID_ARGUMENT,
                        HasSubstr("non-fully-defined element_shape")));

@@ -15,13 +15,8 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::HasSubstr;
-
-AttrValue Bool(bool b) {
-  AttrValue v;
-  v.set_b(b);
-  return v;
-}
 
 template <typename T>
 T FromInt(int v) {
@@ -100,7 +95,7 @@ TYPED_TEST(MatMulTest, MatchesNaiveReferenceForEveryTranspose) {
       Tensor b = tb ? Matrix<T>(3, 4, 2) : Matrix<T>(4, 3, 2);
       std::vector<Tensor> out;
       ASSERT_THAT((*ctx)->Run("MatMul", {a, b},
-                              {{"transpose_a", Bool(ta)}, {"transpose_b", Bool(tb)}},
+                              {{"transpose_a", Attr(ta)}, {"transpose_b", Attr(tb)}},
                               &out),
                   IsOk());
       int64_t m = 0, n = 0;
@@ -152,12 +147,12 @@ TYPED_TEST(MatMulBlasTest, MatchesEigenKernelForEveryTransposeAndShape) {
           Tensor b = tb ? Matrix<T>(d.n, d.k, 2) : Matrix<T>(d.k, d.n, 2);
           std::vector<Tensor> got, want;
           ASSERT_THAT((*ctx)->Run("MatMul", {a, b},
-                                  {{"transpose_a", Bool(ta)}, {"transpose_b", Bool(tb)}},
+                                  {{"transpose_a", Attr(ta)}, {"transpose_b", Attr(tb)}},
                                   &got),
                       IsOk());
           ASSERT_THAT((*ctx)->Run("MatMul", {a, b},
-                                  {{"transpose_a", Bool(ta)},
-                                   {"transpose_b", Bool(tb)},
+                                  {{"transpose_a", Attr(ta)},
+                                   {"transpose_b", Attr(tb)},
                                    {"_kernel", eigen}},
                                   &want),
                       IsOk());

@@ -12,6 +12,7 @@
 #ifndef OPKIT_KERNELS_OPS_UTIL_H_
 #define OPKIT_KERNELS_OPS_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -133,6 +134,17 @@ inline Status ShapeFromFormat(TensorFormat format, int64_t n, int64_t h,
     return TensorShape::BuildTensorShape({n, h, w, c}, shape);
   }
   return TensorShape::BuildTensorShape({n, c, h, w}, shape);
+}
+
+// The taps [*first, *last) of a window starting at `origin` (possibly
+// negative), with `taps` taps `dilation` apart, that fall inside [0, size):
+// the part of a convolution or pooling window over real input, padding left
+// out.
+inline void ValidTaps(int64_t origin, int64_t size, int64_t taps, int64_t dilation,
+                      int64_t* first, int64_t* last) {
+  *first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
+  *last = origin >= size ? 0 : std::min(taps, (size - origin + dilation - 1) / dilation);
+  if (*last < *first) *last = *first;
 }
 
 }  // namespace opkit

@@ -20,15 +20,9 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-template <typename V>
-AttrValue Attr(const V& v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
 
 struct PoolCase {
   std::vector<int32> ksize;

@@ -24,10 +24,6 @@
 namespace opkit {
 namespace {
 
-template <typename T>
-inline constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
 // The type partial results are kept in.
 template <typename T>
 using AccumulatorOf =
@@ -287,7 +283,7 @@ class ReductionOp : public OpKernel {
           return T(0);
         }
         return static_cast<T>(acc / static_cast<Acc>(count));
-      } else if constexpr (kIsComplex<Acc>) {
+      } else if constexpr (Eigen::NumTraits<Acc>::IsComplex) {
         using R = typename Acc::value_type;
         return static_cast<T>(acc / static_cast<R>(count));
       } else {

@@ -17,16 +17,12 @@ namespace {
 
 using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
+using test::Attr;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using test::AsTensor;
 using test::Values;
 
-AttrValue Bool(bool b) {
-  AttrValue v;
-  v.set_b(b);
-  return v;
-}
 AttrValue Type(DataType t) {
   AttrValue v;
   v.set_type(t);
@@ -48,7 +44,7 @@ class ReductionTest : public ::testing::Test {
   Tensor Reduce(const std::string& op, const Tensor& x, const Tensor& axes,
                 bool keep_dims = false) {
     std::vector<Tensor> out;
-    Status s = ctx_->Run(op, {x, axes}, {{"keep_dims", Bool(keep_dims)}}, &out);
+    Status s = ctx_->Run(op, {x, axes}, {{"keep_dims", Attr(keep_dims)}}, &out);
     EXPECT_THAT(s, IsOk()) << op;
     if (!s.ok()) return Tensor();
     return out[0];

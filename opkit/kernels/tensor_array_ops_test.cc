@@ -22,10 +22,10 @@ using ::opkit::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using test::AsScalar;
 using test::AsTensor;
 using test::Values;
 
-Tensor Scalar(int32 v) { return AsTensor<int32>({v}, TensorShape({})); }
 
 // for i in range(limit): ta = ta.write(i, float(i * i)); then ta.gather and
 // ta.size after the loop, and ta.read(read_index) of a second array written
@@ -97,7 +97,7 @@ TEST(TensorArrayTest, WhileLoopWritesOneElementPerIteration) {
   ASSERT_NE(session, nullptr);
   for (int32 limit : {4, 2}) {
     std::vector<Tensor> out;
-    ASSERT_THAT(session->Run({{"limit", Scalar(limit)}}, {"gather", "size"}, {},
+    ASSERT_THAT(session->Run({{"limit", AsScalar<int32>(limit)}}, {"gather", "size"}, {},
                              &out),
                 IsOk());
     if (limit == 4) {
@@ -116,7 +116,7 @@ TEST(TensorArrayTest, ZeroIterationsGatherAnEmptyArray) {
   std::unique_ptr<Session> session = MakeSession(kLoopGraph);
   ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
-  ASSERT_THAT(session->Run({{"limit", Scalar(0)}}, {"gather"}, {}, &out),
+  ASSERT_THAT(session->Run({{"limit", AsScalar<int32>(0)}}, {"gather"}, {}, &out),
               IsOk());
   EXPECT_EQ(out[0].shape(), TensorShape({0}));
 }
@@ -141,8 +141,8 @@ TEST(TensorArrayTest, ReadsWritesAndTheirErrors) {
   ASSERT_NE(session, nullptr);
   auto run = [&](int32 size, int32 index, int32 read_index, Tensor value,
                  std::vector<Tensor>* out) {
-    return session->Run({{"size", Scalar(size)}, {"index", Scalar(index)},
-                         {"read_index", Scalar(read_index)}, {"value", value}},
+    return session->Run({{"size", AsScalar<int32>(size)}, {"index", AsScalar<int32>(index)},
+                         {"read_index", AsScalar<int32>(read_index)}, {"value", value}},
                         {"read"}, {}, out);
   };
   std::vector<Tensor> out;

@@ -20,13 +20,6 @@ using ::opkit::testing::IsOk;
 using ::opkit::testing::StatusIs;
 using ::testing::HasSubstr;
 
-std::unique_ptr<OpKernel> Kernel(const NodeDef& def) {
-  OpKernel* k = nullptr;
-  Status s = CreateOpKernel(DeviceType(DEVICE_CPU), nullptr, nullptr, def, 0, &k);
-  EXPECT_THAT(s, IsOk());
-  return std::unique_ptr<OpKernel>(k);
-}
-
 NodeDef Variable(const std::string& name, DataType dtype,
                  const std::string& shared_name = "") {
   NodeDef def;
@@ -48,11 +41,11 @@ NodeDef Update(const std::string& op, DataType t) {
   return def;
 }
 
-struct Call {
+struct ResourceCall {
   std::vector<TensorValue> inputs;
   OpKernelContext::Params params;
   std::unique_ptr<OpKernelContext> ctx;
-  Call(OpKernel* k, std::vector<TensorValue> in, ResourceMgr* rm)
+  ResourceCall(OpKernel* k, std::vector<TensorValue> in, ResourceMgr* rm)
       : inputs(std::move(in)) {
     params.op_kernel = k;
     params.inputs = &inputs;
@@ -66,7 +59,7 @@ class VariableOpsTest : public ::testing::Test {
  protected:
   // Runs the variable kernel and returns its ref.
   TensorValue VarRef(OpKernel* var) {
-    Call call(var, {}, &rm_);
+    ResourceCall call(var, {}, &rm_);
     EXPECT_THAT(call.ctx->status(), IsOk());
     EXPECT_TRUE(call.ctx->output_is_ref(0));
     return call.ctx->output_ref(0);
@@ -75,25 +68,25 @@ class VariableOpsTest : public ::testing::Test {
 };
 
 TEST_F(VariableOpsTest, AssignThenAddAndSub) {
-  auto var = Kernel(Variable("v", DT_FLOAT));
+  auto var = test::CreateKernel(Variable("v", DT_FLOAT));
   TensorValue ref = VarRef(var.get());
   ASSERT_NE(ref.tensor, nullptr);
   EXPECT_FALSE(ref.tensor->IsInitialized());
 
-  auto assign = Kernel(Update("Assign", DT_FLOAT));
+  auto assign = test::CreateKernel(Update("Assign", DT_FLOAT));
   Tensor init = test::AsTensor<float>({1.f, 2.f}, TensorShape({2}));
   {
-    Call call(assign.get(), {ref, TensorValue(&init)}, &rm_);
+    ResourceCall call(assign.get(), {ref, TensorValue(&init)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
     EXPECT_EQ(call.ctx->output_ref(0).tensor, ref.tensor);
   }
   EXPECT_EQ(test::Values<float>(*ref.tensor), (std::vector<float>{1.f, 2.f}));
 
   const Tensor snapshot = *ref.tensor;
-  auto add = Kernel(Update("AssignAdd", DT_FLOAT));
+  auto add = test::CreateKernel(Update("AssignAdd", DT_FLOAT));
   Tensor delta = test::AsTensor<float>({10.f, 20.f}, TensorShape({2}));
   {
-    Call call(add.get(), {ref, TensorValue(&delta)}, &rm_);
+    ResourceCall call(add.get(), {ref, TensorValue(&delta)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
   }
   EXPECT_EQ(test::Values<float>(*ref.tensor), (std::vector<float>{11.f, 22.f}));
@@ -101,18 +94,18 @@ TEST_F(VariableOpsTest, AssignThenAddAndSub) {
   EXPECT_EQ(test::Values<float>(snapshot), (std::vector<float>{1.f, 2.f}));
   EXPECT_EQ(test::Values<float>(init), (std::vector<float>{1.f, 2.f}));
 
-  auto sub = Kernel(Update("AssignSub", DT_FLOAT));
+  auto sub = test::CreateKernel(Update("AssignSub", DT_FLOAT));
   {
-    Call call(sub.get(), {ref, TensorValue(&delta)}, &rm_);
+    ResourceCall call(sub.get(), {ref, TensorValue(&delta)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
   }
   EXPECT_EQ(test::Values<float>(*ref.tensor), (std::vector<float>{1.f, 2.f}));
 }
 
 TEST_F(VariableOpsTest, SharedNameSharesStorage) {
-  auto a = Kernel(Variable("a", DT_INT32, "shared"));
-  auto b = Kernel(Variable("b", DT_INT32, "shared"));
-  auto c = Kernel(Variable("c", DT_INT32));
+  auto a = test::CreateKernel(Variable("a", DT_INT32, "shared"));
+  auto b = test::CreateKernel(Variable("b", DT_INT32, "shared"));
+  auto c = test::CreateKernel(Variable("c", DT_INT32));
   EXPECT_EQ(VarRef(a.get()).tensor, VarRef(b.get()).tensor);
   EXPECT_NE(VarRef(a.get()).tensor, VarRef(c.get()).tensor);
   // The same kernel returns the same storage every call.
@@ -120,60 +113,60 @@ TEST_F(VariableOpsTest, SharedNameSharesStorage) {
 }
 
 TEST_F(VariableOpsTest, DtypeConflictWithAnInitializedVariable) {
-  auto a = Kernel(Variable("a", DT_INT32, "x"));
+  auto a = test::CreateKernel(Variable("a", DT_INT32, "x"));
   TensorValue ref = VarRef(a.get());
-  auto assign = Kernel(Update("Assign", DT_INT32));
+  auto assign = test::CreateKernel(Update("Assign", DT_INT32));
   Tensor v = test::AsTensor<int32>({1, 2}, TensorShape({2}));
-  Call init(assign.get(), {ref, TensorValue(&v)}, &rm_);
+  ResourceCall init(assign.get(), {ref, TensorValue(&v)}, &rm_);
   OPKIT_ASSERT_OK(init.ctx->status());
-  auto b = Kernel(Variable("b", DT_FLOAT, "x"));
-  Call call(b.get(), {}, &rm_);
+  auto b = test::CreateKernel(Variable("b", DT_FLOAT, "x"));
+  ResourceCall call(b.get(), {}, &rm_);
   EXPECT_THAT(call.ctx->status(),
               StatusIs(error::INVALID_ARGUMENT, HasSubstr("holds a int32")));
 }
 
 TEST_F(VariableOpsTest, NoResourceManager) {
-  auto var = Kernel(Variable("v", DT_FLOAT));
-  Call call(var.get(), {}, nullptr);
+  auto var = test::CreateKernel(Variable("v", DT_FLOAT));
+  ResourceCall call(var.get(), {}, nullptr);
   EXPECT_THAT(call.ctx->status(),
               StatusIs(error::FAILED_PRECONDITION, HasSubstr("resource manager")));
 }
 
 TEST_F(VariableOpsTest, UpdateErrors) {
-  auto var = Kernel(Variable("v", DT_FLOAT));
+  auto var = test::CreateKernel(Variable("v", DT_FLOAT));
   TensorValue ref = VarRef(var.get());
-  auto add = Kernel(Update("AssignAdd", DT_FLOAT));
+  auto add = test::CreateKernel(Update("AssignAdd", DT_FLOAT));
   Tensor delta = test::AsTensor<float>({1.f, 2.f}, TensorShape({2}));
   {
-    Call call(add.get(), {ref, TensorValue(&delta)}, &rm_);
+    ResourceCall call(add.get(), {ref, TensorValue(&delta)}, &rm_);
     EXPECT_THAT(call.ctx->status(),
                 StatusIs(error::FAILED_PRECONDITION,
                          HasSubstr("Attempting to use uninitialized value v")));
   }
-  auto assign = Kernel(Update("Assign", DT_FLOAT));
+  auto assign = test::CreateKernel(Update("Assign", DT_FLOAT));
   {
     // An uninitialized right-hand side (TensorFlow's TFSA-2022-037).
     Tensor nothing(DT_FLOAT);
-    Call call(assign.get(), {ref, TensorValue(&nothing)}, &rm_);
+    ResourceCall call(assign.get(), {ref, TensorValue(&nothing)}, &rm_);
     EXPECT_THAT(call.ctx->status(),
                 StatusIs(error::INTERNAL,
                          HasSubstr("Right hand side of Assign ('value') is not "
                                    "initialized")));
   }
   {
-    Call call(assign.get(), {ref, TensorValue(&delta)}, &rm_);
+    ResourceCall call(assign.get(), {ref, TensorValue(&delta)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
   }
   Tensor three = test::AsTensor<float>({1.f, 2.f, 3.f}, TensorShape({3}));
   {
-    Call call(add.get(), {ref, TensorValue(&three)}, &rm_);
+    ResourceCall call(add.get(), {ref, TensorValue(&three)}, &rm_);
     EXPECT_THAT(call.ctx->status(),
                 StatusIs(error::INVALID_ARGUMENT,
                          HasSubstr("Cannot update variable with shape [2] using "
                                    "a Tensor with shape [3]")));
   }
   {
-    Call call(assign.get(), {ref, TensorValue(&three)}, &rm_);
+    ResourceCall call(assign.get(), {ref, TensorValue(&three)}, &rm_);
     EXPECT_THAT(call.ctx->status(),
                 StatusIs(error::INVALID_ARGUMENT,
                          HasSubstr("lhs shape= [2] rhs shape= [3]")));
@@ -181,22 +174,22 @@ TEST_F(VariableOpsTest, UpdateErrors) {
   // validate_shape=false lets the variable take a new shape.
   NodeDef loose = Update("Assign", DT_FLOAT);
   AddNodeAttr("validate_shape", false, &loose);
-  auto loose_assign = Kernel(loose);
+  auto loose_assign = test::CreateKernel(loose);
   {
-    Call call(loose_assign.get(), {ref, TensorValue(&three)}, &rm_);
+    ResourceCall call(loose_assign.get(), {ref, TensorValue(&three)}, &rm_);
     OPKIT_ASSERT_OK(call.ctx->status());
   }
   EXPECT_EQ(ref.tensor->NumElements(), 3);
   // A non-ref tensor where the ref belongs is rejected by the context.
   Tensor plain = delta;
-  Call call(add.get(), {TensorValue(&plain), TensorValue(&delta)}, &rm_);
+  ResourceCall call(add.get(), {TensorValue(&plain), TensorValue(&delta)}, &rm_);
   EXPECT_FALSE(call.ctx->status().ok());
 }
 
 TEST_F(VariableOpsTest, ReadingAnUninitializedRefOutputIsFailedPrecondition) {
   // What eager execution does with VariableV2's output.
-  auto var = Kernel(Variable("v", DT_FLOAT));
-  Call call(var.get(), {}, &rm_);
+  auto var = test::CreateKernel(Variable("v", DT_FLOAT));
+  ResourceCall call(var.get(), {}, &rm_);
   OPKIT_ASSERT_OK(call.ctx->status());
   Tensor out;
   EXPECT_THAT(call.ctx->release_output(0, &out),
@@ -205,13 +198,13 @@ TEST_F(VariableOpsTest, ReadingAnUninitializedRefOutputIsFailedPrecondition) {
 }
 
 TEST_F(VariableOpsTest, IntegerUpdates) {
-  auto var = Kernel(Variable("i", DT_INT64));
+  auto var = test::CreateKernel(Variable("i", DT_INT64));
   TensorValue ref = VarRef(var.get());
-  auto assign = Kernel(Update("Assign", DT_INT64));
-  auto sub = Kernel(Update("AssignSub", DT_INT64));
+  auto assign = test::CreateKernel(Update("Assign", DT_INT64));
+  auto sub = test::CreateKernel(Update("AssignSub", DT_INT64));
   Tensor v = test::AsTensor<int64>({5, 7}, TensorShape({2}));
-  Call(assign.get(), {ref, TensorValue(&v)}, &rm_);
-  Call call(sub.get(), {ref, TensorValue(&v)}, &rm_);
+  ResourceCall(assign.get(), {ref, TensorValue(&v)}, &rm_);
+  ResourceCall call(sub.get(), {ref, TensorValue(&v)}, &rm_);
   OPKIT_ASSERT_OK(call.ctx->status());
   EXPECT_EQ(test::Values<int64>(*ref.tensor), (std::vector<int64>{0, 0}));
 }

@@ -12,11 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 #include "absl/strings/escaping.h"
 #include "opkit/core/errors.h"
+#include "opkit/op/internal/deterministic_serialization.h"
 #include "opkit/op/internal/hash.h"
 #include "opkit/core/str_util.h"
 #include "opkit/tensor/tensor.h"
@@ -182,10 +180,6 @@ constexpr FieldCheck kFieldChecks[] = {
     {"func", AttrValue::kFunc, [](const AttrValue::ListValue& l) { return l.func_size(); }},
 };
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 Status CheckDataTypeValue(int as_int, bool in_list) {
   if (!DataType_IsValid(as_int)) {
     return errors::InvalidArgument("AttrValue has invalid DataType enum: ", as_int);
@@ -260,18 +254,7 @@ Status AttrValueHasType(const AttrValue& attr_value, std::string_view type) {
 
 namespace {
 
-std::string DeterministicSerialization(const google::protobuf::Message& m) {
-  std::string out;
-  m.ByteSizeLong();  // SerializeWithCachedSizes needs the sizes.
-  {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    m.SerializeWithCachedSizes(&coded);
-  }
-  return out;
-}
-
+using internal::DeterministicSerialization;
 using internal::HashBytes;
 using internal::HashCombine;
 

@@ -14,8 +14,6 @@
 namespace opkit {
 namespace {
 
-using internal::StartsWith;
-
 bool IsSegmentStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          c == '.';

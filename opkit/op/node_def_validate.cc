@@ -17,7 +17,6 @@ namespace opkit {
 using internal::ArgTypes;
 using internal::NameNode;
 using internal::SortedAttrs;
-using internal::StartsWith;
 using internal::WithContext;
 
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node_def) {

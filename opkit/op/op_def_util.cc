@@ -11,10 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 #include "opkit/core/errors.h"
+#include "opkit/op/internal/deterministic_serialization.h"
 #include "opkit/op/internal/hash.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
@@ -71,10 +69,6 @@ int ListLength(const AttrValue& value, const std::string& type) {
   if (type == "list(tensor)") return l.tensor_size();
   if (type == "list(func)") return l.func_size();
   return -1;
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
 }
 
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
@@ -686,21 +680,8 @@ namespace {
 using internal::HashBytes;
 using internal::HashCombine;
 
-std::string DeterministicSerialization(const google::protobuf::Message& m) {
-  std::string out;
-  {
-    google::protobuf::io::StringOutputStream stream(&out);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    m.SerializeWithCachedSizes(&coded);
-  }
-  return out;
-}
-
 std::string Serialized(const google::protobuf::Message& m) {
-  // SerializeWithCachedSizes needs the sizes computed first.
-  m.ByteSizeLong();
-  return DeterministicSerialization(m);
+  return internal::DeterministicSerialization(m);
 }
 
 bool RepeatedAttrDefEqual(const google::protobuf::RepeatedPtrField<OpDef::AttrDef>& a1,

@@ -4,15 +4,11 @@
 #include <vector>
 
 #include "opkit/core/str_util.h"
+#include "opkit/shape/internal/max_rank.h"
 #include "opkit/shape/shape_inference.h"
 
 namespace opkit {
 namespace shape_inference {
-namespace {
-
-constexpr int64_t kMaxRank = TensorShape::MaxDimensions();
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // Reading shapes.

@@ -28,7 +28,7 @@ using tensor_test::HasElementStorage;
 using tensor_test::MakeFloat;
 
 // Counts live allocations so tests can see buffers being released.
-class CountingAllocator : public Allocator {
+class LiveCountingAllocator : public Allocator {
  public:
   std::string Name() override { return "counting"; }
   void* AllocateRaw(size_t alignment, size_t bytes) override {
@@ -159,7 +159,7 @@ TEST(TensorTest, EmptyTensorNeedsNoStorage) {
 }
 
 TEST(TensorTest, BuffersAreReleased) {
-  CountingAllocator counting;
+  LiveCountingAllocator counting;
   {
     Tensor a(&counting, DT_STRING, TensorShape({3}));
     EXPECT_EQ(counting.live, 1);

@@ -11,11 +11,13 @@
 
 #include <initializer_list>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "opkit/kernel/op_kernel.h"
 #include "opkit/op/attr_value_util.h"
 #include "opkit/tensor/tensor.h"
 #include "opkit/tensor/types.h"
@@ -57,6 +59,45 @@ std::vector<T> Values(const Tensor& t) {
   }
   auto flat = t.flat<T>();
   return std::vector<T>(flat.data(), flat.data() + flat.size());
+}
+
+// A tensor of `dims` whose element i is (i % modulus) - offset, as numpy's
+// (arange(n) % m - k): small exact values in every real dtype.
+template <typename T>
+Tensor Cycle(const std::vector<int64_t>& dims, int modulus, int offset) {
+  Tensor t(DataTypeToEnum<T>::value, TensorShape(dims));
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    t.flat<T>()(i) = static_cast<T>(static_cast<float>(i % modulus - offset));
+  }
+  return t;
+}
+
+// The elements of a T tensor as doubles (half and bfloat16 through float).
+template <typename T>
+std::vector<double> AsDoubles(const Tensor& t) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    if constexpr (std::is_same_v<T, double> || std::is_integral_v<T>) {
+      v.push_back(static_cast<double>(t.flat<T>()(i)));
+    } else {
+      v.push_back(static_cast<double>(static_cast<float>(t.flat<T>()(i))));
+    }
+  }
+  return v;
+}
+
+// A scalar tensor holding `v`.
+template <typename T>
+Tensor AsScalar(T v) {
+  return AsTensor<T>({v}, TensorShape({}));
+}
+
+// The CPU kernel `def` selects (a test failure, and null, when none does).
+inline std::unique_ptr<OpKernel> CreateKernel(const NodeDef& def) {
+  OpKernel* k = nullptr;
+  Status s = CreateOpKernel(DeviceType(DEVICE_CPU), nullptr, nullptr, def, 0, &k);
+  EXPECT_THAT(s, ::opkit::testing::IsOk());
+  return std::unique_ptr<OpKernel>(k);
 }
 
 // An AttrValue holding `v` (anything SetAttrValue takes).

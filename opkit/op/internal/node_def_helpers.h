@@ -28,11 +28,6 @@ Status WithContext(const Status& s, const Args&... context) {
   return Status(s.code(), StrCat(s.message(), "\n\t", context...));
 }
 
-// Whether `s` begins with `prefix`.
-inline bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // Names the slice's node in a failure, unless the message names it already.
 Status NameNode(const AttrSlice& attrs, const Status& s);
 
