@@ -55,9 +55,10 @@ if(OPKIT_LIBFUZZER)
 endif()
 
 # Note [Unity batches]: with OPKIT_UNITY_BUILD (on by default) the sources of
-# each library layer and of each test program compile in unity batches of
-# OPKIT_UNITY_BATCH_SIZE files: one translation unit that includes them in
-# turn. A source here spends most of its compile time on what every source
+# each library layer and of each test program compile in unity batches (of
+# OPKIT_UNITY_LAYER_BATCH_SIZE and OPKIT_UNITY_BATCH_SIZE files): one
+# translation unit that includes them in turn. The library, built once per
+# preset, takes larger batches than the tests. A source here spends most of its compile time on what every source
 # repeats: loading the precompiled third-party or test header (2-3 s each,
 # they are 180 and 260 MB) and instantiating the same Eigen, protobuf and
 # GoogleTest templates. Eight kernels compiled in 7 s as one batch and in
@@ -74,10 +75,18 @@ endif()
 # file would trip over. OPKIT_UNITY_BUILD=OFF
 # compiles every file alone, for the quickest rebuild of one changed file.
 set(OPKIT_UNITY_BATCH_SIZE 8 CACHE STRING
-  "Sources per unity batch (Note [Unity batches] in cmake/OpkitOptions.cmake)")
+  "Test sources per unity batch (Note [Unity batches] in cmake/OpkitOptions.cmake)")
+set(OPKIT_UNITY_LAYER_BATCH_SIZE 16 CACHE STRING
+  "Library sources per unity batch (Note [Unity batches] in cmake/OpkitOptions.cmake)")
+# opkit_unity_batches(target [batch size]); the size defaults to
+# OPKIT_UNITY_BATCH_SIZE.
 function(opkit_unity_batches target)
+  set(size ${OPKIT_UNITY_BATCH_SIZE})
+  if(ARGC GREATER 1)
+    set(size ${ARGV1})
+  endif()
   if(OPKIT_UNITY_BUILD AND NOT OPKIT_NO_UNITY_IN_DIR)
     set_target_properties(${target} PROPERTIES
-      UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${OPKIT_UNITY_BATCH_SIZE})
+      UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${size})
   endif()
 endfunction()

@@ -40,11 +40,6 @@ Status ReadBiasFormat(OpKernelConstruction* ctx, TensorFormat* format) {
   return OkStatus();
 }
 
-// Channels-last inputs up to this many elements are added or summed on the
-// calling thread: a streaming pass over them takes about as long as waking
-// an intra-op thread.
-constexpr int64_t kInlineElements = 32768;
-
 template <typename T>
 class BiasAddOp : public OpKernel {
  public:

@@ -40,7 +40,7 @@ class ConcatV2Op : public OpKernel {
     OP_REQUIRES(ctx, axis_t->dims() == 0,
                 errors::InvalidArgument("Concat dim tensor should be a scalar, but got shape ",
                                         axis_t->shape().DebugString()));
-    int64_t axis;
+    int64_t axis = 0;
     OP_REQUIRES_OK(ctx, internal::ReadIndexScalar(*axis_t, "axis", false, &axis));
     const Tensor& first = values[0];
     const int rank = first.dims();

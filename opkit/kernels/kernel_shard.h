@@ -17,6 +17,11 @@
 
 namespace opkit {
 
+// Element-wise passes over at most this many elements run on the calling
+// thread (relu_op.cc, bias_add_op.cc): streaming through them takes about
+// as long as waking an intra-op thread.
+inline constexpr int64_t kInlineElements = 32768;
+
 // Calls `work(begin, end)` over disjoint ranges covering [0, total), split
 // across the intra-op pool of `ctx`'s device as Shard decides from
 // `cost_per_unit` (roughly, cycles per unit; a double so that a cost

@@ -24,10 +24,6 @@
 namespace opkit {
 namespace {
 
-// Below this many elements the calling thread computes the result; handing
-// work to the pool costs more than it saves.
-constexpr int64_t kInlineElements = 32768;
-
 // max(x, 0) with x first: Eigen's default max returns its first argument
 // when that is NaN (std::max's rule, which its packets follow too), so NaN
 // stays NaN without PropagateNaN's extra compare per packet (which costs

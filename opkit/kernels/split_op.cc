@@ -67,7 +67,7 @@ class SplitOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(1);
     const int num_split = num_outputs();
-    int64_t axis;
+    int64_t axis = 0;
     OP_REQUIRES_OK(ctx, SplitDim(ctx->input(0), input.dims(), &axis));
     const int64_t size = input.dim_size(static_cast<int>(axis));
     OP_REQUIRES(ctx, num_split > 0 && size % num_split == 0,
@@ -87,7 +87,7 @@ class SplitVOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& sizes_t = ctx->input(1);
     const int num_split = num_outputs();
-    int64_t axis;
+    int64_t axis = 0;
     OP_REQUIRES_OK(ctx, SplitDim(ctx->input(2), input.dims(), &axis));
     OP_REQUIRES(ctx, sizes_t.dims() == 1 && sizes_t.NumElements() == num_split,
                 errors::InvalidArgument("size_splits must be a vector of num_split = ",

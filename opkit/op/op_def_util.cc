@@ -14,6 +14,7 @@
 #include "opkit/core/errors.h"
 #include "opkit/op/internal/deterministic_serialization.h"
 #include "opkit/op/internal/hash.h"
+#include "opkit/op/internal/node_def_helpers.h"
 #include "opkit/core/logging.h"
 #include "opkit/core/mutex.h"
 #include "opkit/core/str_util.h"
@@ -23,13 +24,7 @@
 namespace opkit {
 namespace {
 
-// TensorFlow's way of adding context to an error as it travels up: a new
-// line and a tab, then the context.
-template <typename... Args>
-Status WithContext(const Status& s, const Args&... args) {
-  if (s.ok()) return s;
-  return Status(s.code(), StrCat(s.message(), "\n\t", args...));
-}
+using internal::WithContext;
 
 Status AllowedTypeValue(DataType dt, const OpDef::AttrDef& attr) {
   const AttrValue::ListValue& allowed = attr.allowed_values().list();
