@@ -55,24 +55,24 @@ if(OPKIT_LIBFUZZER)
 endif()
 
 # Note [Unity batches]: with OPKIT_UNITY_BUILD (on by default) the sources of
-# each library layer and of each test program compile in unity batches (of
-# OPKIT_UNITY_LAYER_BATCH_SIZE and OPKIT_UNITY_BATCH_SIZE files): one
-# translation unit that includes them in turn. The library, built once per
-# preset, takes larger batches than the tests. A source here spends most of its compile time on what every source
-# repeats: loading the precompiled third-party or test header (2-3 s each,
-# they are 180 and 260 MB) and instantiating the same Eigen, protobuf and
-# GoogleTest templates. Eight kernels compiled in 7 s as one batch and in
-# 25 s apart; eight test files in 13 s and 42 s. CI builds the tree three
-# times on two cores, so this is most of its time. What it asks of a source:
-# file-scope helpers (anonymous namespace, static) of files in one target
-# must not share a name, and a macro a source defines for itself is
-# #undef'd at its end. A source that must be compiled alone (it defines a
-# macro before an include to change what a header declares) sets
-# SKIP_UNITY_BUILD_INCLUSION, as it sets SKIP_PRECOMPILE_HEADERS. A folder
-# whose tests compile code as TensorFlow users write it (tests/compat) sets
-# OPKIT_NO_UNITY_IN_DIR and keeps each file its own translation unit: a
-# batch could hide a missing include or using-declaration that a user's
-# file would trip over. OPKIT_UNITY_BUILD=OFF
+# each library layer and of each test program compile in unity batches, one
+# translation unit including a batch's files in turn: 16 files a batch for
+# the library (OPKIT_UNITY_LAYER_BATCH_SIZE), which every preset builds, and
+# 8 for a test program (OPKIT_UNITY_BATCH_SIZE). A source spends most of
+# its compile time on what every source repeats: loading the precompiled
+# third-party or test header (2-3 s each; they are 180 and 260 MB) and
+# instantiating the same Eigen, protobuf and GoogleTest templates. Eight
+# kernels compiled in 7 s as one batch and in 25 s apart; eight test files
+# in 13 s and 42 s. CI builds the tree three times on two cores, so this is
+# most of its time. What it asks of a source: file-scope helpers (anonymous
+# namespace, static) of files in one target must not share a name, and a
+# macro a source defines for itself is #undef'd at its end. A source that
+# must be compiled alone (it defines a macro before an include to change
+# what a header declares) sets SKIP_UNITY_BUILD_INCLUSION, as it sets
+# SKIP_PRECOMPILE_HEADERS. A folder whose tests compile code as TensorFlow
+# users write it (tests/compat) sets OPKIT_NO_UNITY_IN_DIR and keeps each
+# file its own translation unit: a batch could hide a missing include or
+# using-declaration that a user's file would trip over. OPKIT_UNITY_BUILD=OFF
 # compiles every file alone, for the quickest rebuild of one changed file.
 set(OPKIT_UNITY_BATCH_SIZE 8 CACHE STRING
   "Test sources per unity batch (Note [Unity batches] in cmake/OpkitOptions.cmake)")
