@@ -310,9 +310,10 @@ Status InitConv2DParams(OpKernelConstruction* ctx, Conv2DParams* params) {
   OPKIT_RETURN_IF_ERROR(
       CheckValidPadding(params->padding, params->explicit_paddings, format));
   for (int64_t p : params->explicit_paddings) {
-    if (p > std::numeric_limits<int32>::max()) {
+    constexpr int64_t kLimit = std::numeric_limits<int32>::max();
+    if (p > kLimit) {
       return errors::InvalidArgument("explicit padding ", p,
-                                     " is too large; the limit is ", std::numeric_limits<int32>::max());
+                                     " is too large; the limit is ", kLimit);
     }
   }
   return OkStatus();

@@ -317,9 +317,10 @@ Status DepthwiseConvParams::FromAttrs(OpKernelConstruction* ctx,
   OPKIT_RETURN_IF_ERROR(
       CheckValidPadding(p->padding, p->explicit_paddings, p->format));
   for (int64_t pad : p->explicit_paddings) {
-    if (pad > std::numeric_limits<int32>::max()) {
+    constexpr int64_t kLimit = std::numeric_limits<int32>::max();
+    if (pad > kLimit) {
       return errors::InvalidArgument("explicit padding ", pad,
-                                     " is too large; the limit is ", std::numeric_limits<int32>::max());
+                                     " is too large; the limit is ", kLimit);
     }
   }
   return OkStatus();
