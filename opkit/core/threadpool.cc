@@ -1,25 +1,169 @@
-// ThreadPool over Eigen's non-blocking pool. The build defines
-// EIGEN_USE_THREADS (Eigen's ThreadPoolDevice needs it) for every target.
+// ThreadPool over Eigen's non-blocking pool, with idle workers that poll for
+// work before they sleep (Note [Idle spinning] in threadpool.h). The build
+// defines EIGEN_USE_THREADS (Eigen's ThreadPoolDevice needs it) for every
+// target.
 #include "opkit/core/threadpool.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <thread>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include "opkit/core/eigen.h"
+#include "opkit/core/logging.h"
 
 namespace opkit {
 
+namespace {
+
+constexpr char kIdleSpinEnvVar[] = "OPKIT_IDLE_SPIN_US";
+
+// Tells the CPU this thread is in a polling loop (less power, and the other
+// hardware thread of the core gets the pipeline).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// The spin state of the pool whose worker the calling thread is, or null.
+thread_local const void* tls_worker_of = nullptr;
+
+}  // namespace
+
+// In a named namespace: ThreadPool::Impl holds them.
+namespace internal {
+
+// What a pool's workers share for spinning.
+struct SpinState {
+  explicit SpinState(int64_t us) : spin_us(std::max<int64_t>(us, 0)) {}
+  const int64_t spin_us;
+  // Tasks made (Schedule) and not yet started: a spinning worker stops
+  // polling as soon as this is non-zero, and its Eigen loop then takes the
+  // task from whichever queue it is in.
+  std::atomic<int64_t> pending{0};
+  std::atomic<bool> someone_spinning{false};
+  std::atomic<bool> stopping{false};
+};
+
+// Eigen's thread environment (as Eigen::StlThreadEnvironment) whose workers
+// spin after each task. Eigen copies the environment into the pool, so it
+// holds the shared state by pointer.
+struct SpinningEnvironment {
+  struct Task {
+    std::function<void()> f;
+  };
+  using EnvThread = Eigen::StlThreadEnvironment::EnvThread;
+
+  SpinState* state;
+
+  EnvThread* CreateThread(std::function<void()> f) {
+    const SpinState* s = state;
+    return new EnvThread([s, f = std::move(f)] {
+      tls_worker_of = s;
+      f();
+    });
+  }
+
+  Task CreateTask(std::function<void()> f) {
+    state->pending.fetch_add(1, std::memory_order_relaxed);
+    return Task{std::move(f)};
+  }
+
+  // Eigen also calls this on the scheduling thread when a queue is full;
+  // only the pool's own workers spin afterwards.
+  void ExecuteTask(const Task& t) const {
+    state->pending.fetch_sub(1, std::memory_order_relaxed);
+    t.f();
+    if (tls_worker_of == state && state->spin_us > 0) Spin();
+  }
+
+  // Polls until a task is pending, the pool is being destroyed or spin_us
+  // has passed; one worker at a time (the others sleep at once, as a second
+  // poller would only take CPU from threads with work).
+  void Spin() const {
+    if (state->someone_spinning.load(std::memory_order_relaxed) ||
+        state->someone_spinning.exchange(true, std::memory_order_acquire)) {
+      return;
+    }
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::microseconds(state->spin_us);
+    for (int i = 1;; ++i) {
+      if (state->pending.load(std::memory_order_relaxed) > 0 ||
+          state->stopping.load(std::memory_order_relaxed)) {
+        break;
+      }
+      CpuRelax();
+      // Every 256 polls (a few microseconds): stop at the deadline, else
+      // give the CPU to any other runnable thread before polling on.
+      if (i % 256 == 0) {
+        if (Clock::now() >= deadline) break;
+        std::this_thread::yield();
+      }
+    }
+    state->someone_spinning.store(false, std::memory_order_release);
+  }
+};
+
+}  // namespace internal
+
+namespace {
+
+int64_t ReadDefaultIdleSpinMicros() {
+  const char* text = std::getenv(kIdleSpinEnvVar);
+  if (text == nullptr || *text == '\0') {
+    return ThreadPool::kDefaultIdleSpinMicros;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 0) {
+    OPKIT_LOG(WARNING) << "Ignoring " << kIdleSpinEnvVar << "=\"" << text
+                       << "\": it must be a number of microseconds, 0 or "
+                          "more (0 turns idle spinning off); using "
+                       << ThreadPool::kDefaultIdleSpinMicros;
+    return ThreadPool::kDefaultIdleSpinMicros;
+  }
+  return value;
+}
+
+}  // namespace
+
 struct ThreadPool::Impl {
-  explicit Impl(int n) : pool(n), device(&pool, n) {}
-  Eigen::ThreadPool pool;
+  Impl(int n, int64_t spin_us)
+      : spin(spin_us),
+        pool(n, internal::SpinningEnvironment{&spin}),
+        device(&pool, n) {}
+  // Spinning workers stop polling before the pool joins them.
+  ~Impl() { spin.stopping.store(true, std::memory_order_relaxed); }
+
+  internal::SpinState spin;
+  Eigen::ThreadPoolTempl<internal::SpinningEnvironment> pool;
   Eigen::ThreadPoolDevice device;
 };
 
 ThreadPool::ThreadPool(std::string name, int num_threads)
+    : ThreadPool(std::move(name), num_threads, DefaultIdleSpinMicros()) {}
+
+ThreadPool::ThreadPool(std::string name, int num_threads, int64_t idle_spin_us)
     : name_(std::move(name)),
-      impl_(std::make_unique<Impl>(std::max(1, num_threads))) {}
+      impl_(std::make_unique<Impl>(std::max(1, num_threads), idle_spin_us)) {}
 
 ThreadPool::~ThreadPool() = default;
+
+int64_t ThreadPool::DefaultIdleSpinMicros() {
+  static const int64_t spin_us = ReadDefaultIdleSpinMicros();
+  return spin_us;
+}
 
 void ThreadPool::Schedule(std::function<void()> fn) {
   impl_->pool.Schedule(std::move(fn));
@@ -41,6 +185,8 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
 }
 
 int ThreadPool::NumThreads() const { return impl_->pool.NumThreads(); }
+
+int64_t ThreadPool::idle_spin_us() const { return impl_->spin.spin_us; }
 
 int ThreadPool::CurrentThreadId() const { return impl_->pool.CurrentThreadId(); }
 
