@@ -1,18 +1,41 @@
-// BlasGemm on OpenBLAS's cblas_sgemm / cblas_dgemm (OPKIT_HAVE_OPENBLAS), or
-// on Eigen's dense product.
+// BlasGemm on OpenBLAS's cblas_sgemm / cblas_dgemm (OPKIT_HAVE_OPENBLAS), on
+// Eigen's product compiled for AVX-512 (OPKIT_HAVE_GEMM_AVX512,
+// libopkit_gemm_avx512.so), or on Eigen's product at the build's baseline.
+//
+// Note [MatMul on AVX-512]
+// Debian 12's OpenBLAS (0.3.21) has AVX-512 kernels only for the Intel cores
+// it knows (SkylakeX, Cooperlake, SapphireRapids); on an AMD Zen 4 or Zen 5
+// it runs its AVX2 "Haswell" kernels, at half the vector width the CPU has.
+// Eigen's product compiled for AVX-512 is then much faster: one thread, this
+// project's training-step shapes, on a Zen 5 (`bench/blas_gemm_bench.cc`):
+// 64x784x512 float 275 us against OpenBLAS's 521 us (and 370 us with
+// OPENBLAS_CORETYPE=SkylakeX). So when the CPU has AVX-512 (F, DQ, VL, BW)
+// and OpenBLAS's core is not one of its AVX-512 ones, or opkit has no
+// OpenBLAS, BlasGemm runs the AVX-512 build; otherwise OpenBLAS. The choice
+// is made once per process and is BlasGemmBackend(). The portable build
+// stays portable: the AVX-512 code lives in a library of its own
+// (gemm_avx512.cc says why) that is called only after the CPU check.
 #include "opkit/kernels/blas_gemm.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "Eigen/Core"
+#include "opkit/core/errors.h"
 
 #ifdef OPKIT_HAVE_OPENBLAS
 #include <cblas.h>
 
 #include <mutex>
+#endif
+
+#ifdef OPKIT_HAVE_GEMM_AVX512
+#include "opkit/kernels/gemm_avx512.h"
 #endif
 
 namespace opkit {
@@ -99,12 +122,98 @@ void Cblas(bool ta, bool tb, int m, int n, int k, const double* a, int lda,
 
 }  // namespace
 
-bool BlasGemmUsesOpenBlas() {
+namespace {
+
 #ifdef OPKIT_HAVE_OPENBLAS
-  return true;
-#else
+// Whether OpenBLAS runs AVX-512 kernels on this CPU: its core name is one of
+// the Intel cores it has them for.
+bool OpenBlasRunsAvx512() {
+  const char* core = openblas_get_corename();
+  if (core == nullptr) return false;
+  std::string name(core);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* avx512_core : {"skylakex", "cooperlake", "sapphirerapids"}) {
+    if (name.find(avx512_core) != std::string::npos) return true;
+  }
   return false;
+}
 #endif
+
+GemmBackend ChooseBackend() {
+#ifdef OPKIT_HAVE_GEMM_AVX512
+  if (internal::GemmAvx512Supported()) {
+#ifdef OPKIT_HAVE_OPENBLAS
+    if (!OpenBlasRunsAvx512()) return GemmBackend::kEigenAvx512;
+#else
+    return GemmBackend::kEigenAvx512;
+#endif
+  }
+#endif
+#ifdef OPKIT_HAVE_OPENBLAS
+  return GemmBackend::kOpenBlas;
+#else
+  return GemmBackend::kEigen;
+#endif
+}
+
+// The backend BlasGemm uses: ChooseBackend() until SetBlasGemmBackend.
+std::atomic<int>& CurrentBackend() {
+  static std::atomic<int> backend{static_cast<int>(ChooseBackend())};
+  return backend;
+}
+
+// Whether this build and this CPU can multiply on `backend`.
+bool Available(GemmBackend backend) {
+  switch (backend) {
+    case GemmBackend::kOpenBlas:
+#ifdef OPKIT_HAVE_OPENBLAS
+      return true;
+#else
+      return false;
+#endif
+    case GemmBackend::kEigenAvx512:
+#ifdef OPKIT_HAVE_GEMM_AVX512
+      return internal::GemmAvx512Supported();
+#else
+      return false;
+#endif
+    case GemmBackend::kEigen:
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+GemmBackend BlasGemmBackend() {
+  return static_cast<GemmBackend>(
+      CurrentBackend().load(std::memory_order_relaxed));
+}
+
+Status SetBlasGemmBackend(GemmBackend backend) {
+  if (!Available(backend)) {
+    return errors::InvalidArgument(
+        "BlasGemm cannot multiply on '", GemmBackendName(backend), "' here: ",
+        backend == GemmBackend::kOpenBlas
+            ? "opkit was built without OpenBLAS (install libopenblas-dev and "
+              "rebuild)"
+            : "this CPU (or this build) has no AVX-512 F, DQ, VL and BW",
+        "; it stays on '", GemmBackendName(BlasGemmBackend()), "'");
+  }
+  CurrentBackend().store(static_cast<int>(backend), std::memory_order_relaxed);
+  return OkStatus();
+}
+
+const char* GemmBackendName(GemmBackend backend) {
+  switch (backend) {
+    case GemmBackend::kOpenBlas:
+      return "openblas";
+    case GemmBackend::kEigenAvx512:
+      return "eigen_avx512";
+    case GemmBackend::kEigen:
+      return "eigen";
+  }
+  return "unknown";
 }
 
 namespace {
@@ -119,8 +228,15 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
     }
     return;
   }
+  const GemmBackend backend = BlasGemmBackend();
+#ifdef OPKIT_HAVE_GEMM_AVX512
+  if (backend == GemmBackend::kEigenAvx512) {
+    internal::GemmAvx512(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
+#endif
 #ifdef OPKIT_HAVE_OPENBLAS
-  if (FitsBlasInt(m, n, k, lda, ldb, ldc)) {
+  if (backend == GemmBackend::kOpenBlas && FitsBlasInt(m, n, k, lda, ldb, ldc)) {
     LimitOpenBlasThreadsOnce();
     Cblas(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
           a, static_cast<int>(lda), b, static_cast<int>(ldb), c,

@@ -1,7 +1,8 @@
 // BlasGemm: one row-major matrix product C = A * B for float or double on
-// OpenBLAS (run-time dispatch to the CPU's widest vector unit, whatever the
-// flags opkit was compiled with), or on Eigen when opkit was built without
-// OpenBLAS or a dimension does not fit BLAS's int. For kernels that split
+// OpenBLAS (run-time dispatch to the CPU's vector unit, whatever the flags
+// opkit was compiled with) or on Eigen compiled for AVX-512 where OpenBLAS
+// has no AVX-512 kernels for the CPU (BlasGemmBackend()), or on Eigen when
+// opkit was built without OpenBLAS or a dimension does not fit BLAS's int. For kernels that split
 // their work over the intra-op pool themselves and call this once per block
 // (conv_ops.cc):
 //
@@ -17,11 +18,23 @@
 #include <cstdint>
 
 #include "opkit/core/export.h"
+#include "opkit/core/status.h"
 
 namespace opkit {
 
-// Whether BlasGemm runs on OpenBLAS in this build (false: on Eigen).
-OPKIT_EXPORT bool BlasGemmUsesOpenBlas();
+// What BlasGemm multiplies on in this process (Note [MatMul on AVX-512] in
+// blas_gemm.cc): OpenBLAS; Eigen compiled for AVX-512, on a CPU that has it
+// where OpenBLAS is missing or runs its AVX2 kernels; or Eigen compiled for
+// the build's baseline (no OpenBLAS, no AVX-512). Decided once.
+enum class GemmBackend { kOpenBlas, kEigenAvx512, kEigen };
+OPKIT_EXPORT GemmBackend BlasGemmBackend();
+// "openblas", "eigen_avx512" or "eigen".
+OPKIT_EXPORT const char* GemmBackendName(GemmBackend backend);
+// Makes BlasGemm multiply on `backend` from now on in this process (to
+// compare backends, or to keep OpenBLAS's rounding where results must match
+// an earlier run); kEigen is always available. InvalidArgument, with the
+// backend left as it was, when this build or this CPU does not have it.
+OPKIT_EXPORT Status SetBlasGemmBackend(GemmBackend backend);
 
 // c[i * ldc + j] = sum over l < k of op(a)[i][l] * op(b)[l][j], for i < m
 // and j < n: op(a) is m x k, op(b) is k x n. Each matrix is row-major with

@@ -67,8 +67,10 @@ namespace {
 
 // Note [MatMul on BLAS]
 // The portable build compiles Eigen for the SSE2 baseline, while OpenBLAS
-// picks the CPU's widest vector unit at run time, so float and double
-// products go to BlasGemm when it runs on OpenBLAS. BlasGemm stays on its
+// picks a kernel for the CPU at run time (and BlasGemm an AVX-512 build of
+// Eigen's product where that is faster, Note [MatMul on AVX-512] in
+// blas_gemm.cc), so float and double products go to BlasGemm unless it
+// runs on baseline Eigen (BlasGemmBackend()). BlasGemm stays on its
 // calling thread (Note [OpenBLAS threads] in blas_gemm.cc); the intra-op
 // pool supplies the parallelism: the output is cut into at most one block
 // per intra-op thread along its longer side (rows of op(a), or columns of
@@ -138,7 +140,7 @@ template <typename T>
 void LaunchMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
                   bool transpose_a, bool transpose_b, Tensor* out) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (BlasGemmUsesOpenBlas()) {
+    if (BlasGemmBackend() != GemmBackend::kEigen) {
       LaunchBlasMatMul<T>(ctx, a, b, transpose_a, transpose_b, out);
       return;
     }
