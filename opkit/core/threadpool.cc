@@ -94,22 +94,11 @@ struct SpinningEnvironment {
         state->someone_spinning.exchange(true, std::memory_order_acquire)) {
       return;
     }
-    using Clock = std::chrono::steady_clock;
-    const Clock::time_point deadline =
-        Clock::now() + std::chrono::microseconds(state->spin_us);
-    for (int i = 1;; ++i) {
-      if (state->pending.load(std::memory_order_relaxed) > 0 ||
-          state->stopping.load(std::memory_order_relaxed)) {
-        break;
-      }
-      CpuRelax();
-      // Every 256 polls (a few microseconds): stop at the deadline, else
-      // give the CPU to any other runnable thread before polling on.
-      if (i % 256 == 0) {
-        if (Clock::now() >= deadline) break;
-        std::this_thread::yield();
-      }
-    }
+    const SpinState* s = state;
+    SpinUntil(s->spin_us, [s] {
+      return s->pending.load(std::memory_order_relaxed) > 0 ||
+             s->stopping.load(std::memory_order_relaxed);
+    });
     state->someone_spinning.store(false, std::memory_order_release);
   }
 };
@@ -159,6 +148,22 @@ ThreadPool::ThreadPool(std::string name, int num_threads, int64_t idle_spin_us)
       impl_(std::make_unique<Impl>(std::max(1, num_threads), idle_spin_us)) {}
 
 ThreadPool::~ThreadPool() = default;
+
+bool SpinUntil(int64_t spin_us, const std::function<bool()>& done) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::microseconds(std::max<int64_t>(spin_us, 0));
+  for (int i = 1;; ++i) {
+    if (done()) return true;
+    CpuRelax();
+    // Every 256 polls (a few microseconds): stop at the deadline, else give
+    // the CPU to any other runnable thread before polling on.
+    if (i % 256 == 0) {
+      if (Clock::now() >= deadline) return done();
+      std::this_thread::yield();
+    }
+  }
+}
 
 int64_t ThreadPool::DefaultIdleSpinMicros() {
   static const int64_t spin_us = ReadDefaultIdleSpinMicros();

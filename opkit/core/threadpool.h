@@ -94,6 +94,12 @@ class OPKIT_EXPORT ThreadPool {
   std::unique_ptr<Impl> impl_;
 };
 
+// Polls `done` until it returns true (then returns true) or `spin_us`
+// microseconds pass (then false), pausing the CPU between polls and yielding
+// it every few microseconds: the poll of Note [Idle spinning], for a thread
+// that waits on work it handed to a pool (Shard) before it sleeps.
+OPKIT_EXPORT bool SpinUntil(int64_t spin_us, const std::function<bool()>& done);
+
 }  // namespace opkit
 
 #endif  // OPKIT_CORE_THREADPOOL_H_

@@ -4,6 +4,7 @@
 #include "opkit/core/work_sharder.h"
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -66,6 +67,42 @@ TEST(ShardTest, UsesSeveralThreadsForBigWork) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   });
   EXPECT_GT(ids.size(), 1u);
+}
+
+// Limited parallelism (fewer shards than pool threads + 1) waits for its
+// shards by polling, then sleeping; either way Shard returns only when every
+// shard has run, and shards finishing after the caller stopped waiting touch
+// nothing of the caller's (the sanitizer builds check the latter).
+TEST(ShardTest, ReturnsOnlyAfterEveryShardPollingOrSleeping) {
+  for (int64_t spin_us : {int64_t{0}, int64_t{1}, int64_t{100000}}) {
+    SCOPED_TRACE(spin_us);
+    ThreadPool pool("shard_wait", 3, spin_us);
+    for (int round = 0; round < 300; ++round) {
+      std::atomic<int64_t> covered{0};
+      Shard(3, &pool, 3, kMinCostPerShard, [&](int64_t begin, int64_t end) {
+        if (begin > 0 && round % 3 == 0) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        covered.fetch_add(end - begin);
+      });
+      ASSERT_EQ(covered.load(), 3) << "round " << round;
+    }
+  }
+}
+
+TEST(SpinUntilTest, ReturnsWhenDoneOrWhenTimeRunsOut) {
+  int polls = 0;
+  EXPECT_TRUE(SpinUntil(1000000, [&] { return ++polls == 5; }));
+  EXPECT_EQ(polls, 5);
+  EXPECT_FALSE(SpinUntil(0, [] { return false; }));
+  EXPECT_FALSE(SpinUntil(-3, [] { return false; }));
+  std::atomic<bool> flag{false};
+  std::thread setter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    flag = true;
+  });
+  EXPECT_TRUE(SpinUntil(int64_t{60} * 1000000, [&] { return flag.load(); }));
+  setter.join();
 }
 
 }  // namespace
