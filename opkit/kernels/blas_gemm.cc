@@ -25,8 +25,8 @@
 #include <limits>
 #include <string>
 
-#include "Eigen/Core"
 #include "opkit/core/errors.h"
+#include "opkit/kernels/internal/eigen_gemm.h"
 
 #ifdef OPKIT_HAVE_OPENBLAS
 #include <cblas.h>
@@ -40,28 +40,6 @@
 
 namespace opkit {
 namespace {
-
-template <typename T>
-void EigenGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
-               int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-               T* c, int64_t ldc) {
-  using Matrix =
-      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Stride = Eigen::OuterStride<>;
-  using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Stride>;
-  ConstMap am(a, transpose_a ? k : m, transpose_a ? m : k, Stride(lda));
-  ConstMap bm(b, transpose_b ? n : k, transpose_b ? k : n, Stride(ldb));
-  Eigen::Map<Matrix, Eigen::Unaligned, Stride> cm(c, m, n, Stride(ldc));
-  if (transpose_a && transpose_b) {
-    cm.noalias() = am.transpose() * bm.transpose();
-  } else if (transpose_a) {
-    cm.noalias() = am.transpose() * bm;
-  } else if (transpose_b) {
-    cm.noalias() = am * bm.transpose();
-  } else {
-    cm.noalias() = am * bm;
-  }
-}
 
 #ifdef OPKIT_HAVE_OPENBLAS
 // Note [OpenBLAS threads]
@@ -244,7 +222,7 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
     return;
   }
 #endif
-  EigenGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  internal::EigenGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace

@@ -8,48 +8,15 @@
 // AVX-512 copy. Here every copy stays private to this library, whose only
 // entry points are the functions of gemm_avx512.h. It has no static
 // initialisers, so loading it on a CPU without AVX-512 is safe; only
-// GemmAvx512Supported() runs before the check.
+// GemmAvx512Supported() runs before the check. (Eigen comes through
+// opkit/core/eigen.h, whose pragmas keep GCC 12's AVX-512 intrinsics from
+// tripping -Wmaybe-uninitialized, and whose ABI records are constant data.)
 #include "opkit/kernels/gemm_avx512.h"
 
-// GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized inside Eigen
-// (Note [Eigen warnings] in opkit/core/eigen.h, which this file does not
-// include: it would bring the ABI build record and the tensor module).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include "Eigen/Core"
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "opkit/kernels/internal/eigen_gemm.h"
 
 namespace opkit {
 namespace internal {
-namespace {
-
-template <typename T>
-void EigenProduct(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
-                  int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-                  T* c, int64_t ldc) {
-  using Matrix =
-      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Stride = Eigen::OuterStride<>;
-  using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Stride>;
-  ConstMap am(a, transpose_a ? k : m, transpose_a ? m : k, Stride(lda));
-  ConstMap bm(b, transpose_b ? n : k, transpose_b ? k : n, Stride(ldb));
-  Eigen::Map<Matrix, Eigen::Unaligned, Stride> cm(c, m, n, Stride(ldc));
-  if (transpose_a && transpose_b) {
-    cm.noalias() = am.transpose() * bm.transpose();
-  } else if (transpose_a) {
-    cm.noalias() = am.transpose() * bm;
-  } else if (transpose_b) {
-    cm.noalias() = am * bm.transpose();
-  } else {
-    cm.noalias() = am * bm;
-  }
-}
-
-}  // namespace
 
 // GCC's checks read CPUID and, for the AVX and AVX-512 register state, XCR0:
 // an operating system that does not save the ZMM registers turns them off.
@@ -70,13 +37,13 @@ __attribute__((target("arch=x86-64"))) bool GemmAvx512Supported() {
 void GemmAvx512(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
                 int64_t k, const float* a, int64_t lda, const float* b,
                 int64_t ldb, float* c, int64_t ldc) {
-  EigenProduct(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
+  EigenGemm(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 void GemmAvx512(bool transpose_a, bool transpose_b, int64_t m, int64_t n,
                 int64_t k, const double* a, int64_t lda, const double* b,
                 int64_t ldb, double* c, int64_t ldc) {
-  EigenProduct(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
+  EigenGemm(transpose_a, transpose_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace internal
