@@ -8,8 +8,9 @@
 // it runs its AVX2 "Haswell" kernels, at half the vector width the CPU has.
 // Eigen's product compiled for AVX-512 is then much faster: one thread, this
 // project's training-step shapes, on a Zen 5 (`bench/blas_gemm_bench.cc`):
-// 64x784x512 float 275 us against OpenBLAS's 521 us (and 370 us with
-// OPENBLAS_CORETYPE=SkylakeX). So when the CPU has AVX-512 (F, DQ, VL, BW)
+// 64x784x512 float 298 us against OpenBLAS's 570 us (numpy's product on
+// OpenBLAS forced to its SkylakeX kernels with OPENBLAS_CORETYPE: 370 us,
+// against 521 us unforced). So when the CPU has AVX-512 (F, DQ, VL, BW)
 // and OpenBLAS's core is not one of its AVX-512 ones, or opkit has no
 // OpenBLAS, BlasGemm runs the AVX-512 build; otherwise OpenBLAS. The choice
 // is made once per process and is BlasGemmBackend(). The portable build
