@@ -99,14 +99,10 @@ void Cblas(bool ta, bool tb, int m, int n, int k, const double* a, int lda,
 }
 #endif  // OPKIT_HAVE_OPENBLAS
 
-}  // namespace
-
-namespace {
-
-#ifdef OPKIT_HAVE_OPENBLAS
 // Whether OpenBLAS runs AVX-512 kernels on this CPU: its core name is one of
-// the Intel cores it has them for.
+// the Intel cores it has them for. False without OpenBLAS.
 bool OpenBlasRunsAvx512() {
+#ifdef OPKIT_HAVE_OPENBLAS
   const char* core = openblas_get_corename();
   if (core == nullptr) return false;
   std::string name(core);
@@ -114,31 +110,8 @@ bool OpenBlasRunsAvx512() {
   for (const char* avx512_core : {"skylakex", "cooperlake", "sapphirerapids"}) {
     if (name.find(avx512_core) != std::string::npos) return true;
   }
+#endif
   return false;
-}
-#endif
-
-GemmBackend ChooseBackend() {
-#ifdef OPKIT_HAVE_GEMM_AVX512
-  if (internal::GemmAvx512Supported()) {
-#ifdef OPKIT_HAVE_OPENBLAS
-    if (!OpenBlasRunsAvx512()) return GemmBackend::kEigenAvx512;
-#else
-    return GemmBackend::kEigenAvx512;
-#endif
-  }
-#endif
-#ifdef OPKIT_HAVE_OPENBLAS
-  return GemmBackend::kOpenBlas;
-#else
-  return GemmBackend::kEigen;
-#endif
-}
-
-// The backend BlasGemm uses: ChooseBackend() until SetBlasGemmBackend.
-std::atomic<int>& CurrentBackend() {
-  static std::atomic<int> backend{static_cast<int>(ChooseBackend())};
-  return backend;
 }
 
 // Whether this build and this CPU can multiply on `backend`.
@@ -162,6 +135,23 @@ bool Available(GemmBackend backend) {
   return false;
 }
 
+// Note [MatMul on AVX-512]: the AVX-512 build where the CPU has it and
+// OpenBLAS (if any) does not run AVX-512 kernels itself; else OpenBLAS; else
+// baseline Eigen.
+GemmBackend ChooseBackend() {
+  if (Available(GemmBackend::kEigenAvx512) && !OpenBlasRunsAvx512()) {
+    return GemmBackend::kEigenAvx512;
+  }
+  return Available(GemmBackend::kOpenBlas) ? GemmBackend::kOpenBlas
+                                           : GemmBackend::kEigen;
+}
+
+// The backend BlasGemm uses: ChooseBackend() until SetBlasGemmBackend.
+std::atomic<int>& CurrentBackend() {
+  static std::atomic<int> backend{static_cast<int>(ChooseBackend())};
+  return backend;
+}
+
 }  // namespace
 
 GemmBackend BlasGemmBackend() {
@@ -176,7 +166,9 @@ Status SetBlasGemmBackend(GemmBackend backend) {
         backend == GemmBackend::kOpenBlas
             ? "opkit was built without OpenBLAS (install libopenblas-dev and "
               "rebuild)"
-            : "this CPU (or this build) has no AVX-512 F, DQ, VL and BW",
+        : backend == GemmBackend::kEigenAvx512
+            ? "this CPU (or this build) has no AVX-512 F, DQ, VL and BW"
+            : "it is not a GemmBackend value (kOpenBlas, kEigenAvx512, kEigen)",
         "; it stays on '", GemmBackendName(BlasGemmBackend()), "'");
   }
   CurrentBackend().store(static_cast<int>(backend), std::memory_order_relaxed);

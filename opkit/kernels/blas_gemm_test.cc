@@ -186,5 +186,13 @@ TEST(BlasGemmBackendTest, ChoosesAvx512OnlyOnACpuThatHasIt) {
   EXPECT_STREQ(GemmBackendName(GemmBackend::kEigenAvx512), "eigen_avx512");
 }
 
+TEST(BlasGemmBackendTest, AValueOutsideTheEnumIsRefused) {
+  const GemmBackend chosen = BlasGemmBackend();
+  const Status s = SetBlasGemmBackend(static_cast<GemmBackend>(7));
+  EXPECT_EQ(s.code(), error::INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("not a GemmBackend value"), std::string::npos) << s;
+  EXPECT_EQ(BlasGemmBackend(), chosen);
+}
+
 }  // namespace
 }  // namespace opkit
